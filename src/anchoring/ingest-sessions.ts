@@ -1,0 +1,115 @@
+import { createHash } from "node:crypto";
+import type { Anchorer } from "./anchorer.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { MemoryStore, UnitRecord } from "../store/contract.js";
+import { SessionWithTurns } from "../model/conversation.js";
+import { RamemError } from "../model/errors.js";
+
+export interface IngestProgress {
+  sessionsDone: number;
+  sessionsTotal: number;
+  turnsDone: number;
+  turnsTotal: number;
+  unitsWritten: number;
+}
+
+export interface IngestReport {
+  sessions: number;
+  /** Sessions whose input, anchorer and embedder were unchanged: nothing rewritten. */
+  sessionsUnchanged: number;
+  turns: number;
+  unitsWritten: number;
+  warnings: string[];
+  llm: { calls: number; promptTokens: number; completionTokens: number };
+  seconds: number;
+}
+
+export interface IngestDeps {
+  store: MemoryStore;
+  embedder: Embedder;
+  anchorer: Anchorer;
+}
+
+/**
+ * Stage 1 as a pipeline: anchor each session, embed its units, write it in
+ * one transaction. A session is the unit of atomicity: a failure leaves the
+ * sessions before it stored and nothing of the failing one. Re-ingesting a
+ * session with the same content, anchorer and embedder is a no-op; with a
+ * change, its units are replaced, never duplicated.
+ */
+export async function ingestSessions(
+  deps: IngestDeps,
+  input: readonly SessionWithTurns[],
+  options: { onProgress?: (p: IngestProgress) => void; force?: boolean } = {},
+): Promise<IngestReport> {
+  const started = performance.now();
+  const sessions = input.map((s, i) => validate(s, i));
+  await deps.store.bindEmbedder(deps.embedder.id, deps.embedder.dimensions);
+  const progress: IngestProgress = {
+    sessionsDone: 0,
+    sessionsTotal: sessions.length,
+    turnsDone: 0,
+    turnsTotal: sessions.reduce((n, s) => n + s.turns.length, 0),
+    unitsWritten: 0,
+  };
+  const report: IngestReport = {
+    sessions: sessions.length,
+    sessionsUnchanged: 0,
+    turns: progress.turnsTotal,
+    unitsWritten: 0,
+    warnings: [],
+    llm: { calls: 0, promptTokens: 0, completionTokens: 0 },
+    seconds: 0,
+  };
+  for (const s of sessions) {
+    const hash = sessionHash(s, deps);
+    const existing = options.force ? null : await deps.store.getSession(s.session.namespace, s.session.id);
+    if (existing?.contentHash === hash) {
+      report.sessionsUnchanged++;
+    } else {
+      const anchored = await deps.anchorer.anchorSession(s);
+      report.warnings.push(...anchored.warnings);
+      if (anchored.llm) {
+        report.llm.calls += anchored.llm.calls;
+        report.llm.promptTokens += anchored.llm.promptTokens;
+        report.llm.completionTokens += anchored.llm.completionTokens;
+      }
+      const vectors = await embedAll(deps.embedder, anchored.units.map((u) => u.content));
+      const records: UnitRecord[] = anchored.units.map((unit, i) => ({ unit, embedding: vectors[i]! }));
+      await deps.store.replaceSession(s.session, hash, records);
+      report.unitsWritten += records.length;
+      progress.unitsWritten += records.length;
+    }
+    progress.sessionsDone++;
+    progress.turnsDone += s.turns.length;
+    options.onProgress?.({ ...progress });
+  }
+  report.seconds = (performance.now() - started) / 1000;
+  return report;
+}
+
+export async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += embedder.maxBatchSize) {
+    out.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatchSize))));
+  }
+  return out;
+}
+
+function sessionHash(s: SessionWithTurns, deps: IngestDeps): string {
+  return createHash("sha256")
+    .update(JSON.stringify(s))
+    .update(`\u0000${deps.anchorer.id}\u0000${deps.embedder.id}`)
+    .digest("hex");
+}
+
+function validate(s: SessionWithTurns, index: number): SessionWithTurns {
+  const parsed = SessionWithTurns.safeParse(s);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new RamemError("BAD_INPUT", issue.message, {
+    where: `session ${index + 1}${s?.session?.id ? ` (${s.session.id})` : ""} › ${issue.path.join(" › ")}`,
+    hint: "fix this field in the input; nothing of this call was stored",
+  });
+}
+

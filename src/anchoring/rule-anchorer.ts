@@ -1,0 +1,109 @@
+import type { Anchorer, AnchorResult } from "./anchorer.js";
+import type { SessionWithTurns, Turn } from "../model/conversation.js";
+import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
+import { describeInterval, type MentionedTime } from "../model/time.js";
+import { groundTimeExpressions } from "../language/time-grounding.js";
+import { extractEntities, topicOf } from "../language/entities.js";
+import { resolveFirstPerson } from "./resolve-first-person.js";
+import { unitId } from "./unit-id.js";
+
+export const RULE_ANCHORER_ID = "rule-anchorer@1";
+
+export interface RuleAnchorerOptions {
+  /** How many words of the previous turn go into a unit's cue (0 turns cues off). */
+  cueWords?: number;
+}
+
+/**
+ * The default anchorer: zero LLM calls. One unit per turn, because a turn is
+ * the smallest thing a conversation attributes to one speaker at one time, and
+ * it keeps provenance exact. The previous turn (usually the question this turn
+ * answers) becomes the unit's cue: it helps find the unit, but it is not shown
+ * as evidence and not counted in provenance.
+ */
+export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer {
+  const cueWords = options.cueWords ?? 40;
+  return {
+    specificationVersion: "v1",
+    id: RULE_ANCHORER_ID,
+    async anchorSession(input: SessionWithTurns): Promise<AnchorResult> {
+      const { session, turns } = input;
+      const participants = orderedParticipants(session.participants, turns);
+      const units: MemoryUnit[] = turns.map((turn, i) => {
+        const reference = turn.time ?? session.startTime;
+        const mentionedTimes: MentionedTime[] = groundTimeExpressions(turn.text, reference).map((g) => ({
+          text: g.text,
+          interval: g.interval,
+          kind: g.kind,
+        }));
+        const found = extractEntities(withCaptions(turn));
+        const context: EpisodicContext = {
+          eventTime: inferEventTime(mentionedTimes),
+          mentionedTimes,
+          session: { sessionId: session.id, start: session.startTime, end: session.endTime },
+          participants: [turn.speaker, ...participants.filter((p) => p !== turn.speaker)],
+          location: found.places[0] ?? null,
+          entities: dedupe([...found.people, ...found.organizations, ...found.places, ...found.topics]),
+          topic: topicOf(turn.text),
+        };
+        const previous = turns[i - 1];
+        return {
+          id: unitId(session.namespace, session.id, [turn.id], RULE_ANCHORER_ID),
+          namespace: session.namespace,
+          content: restate(turn, mentionedTimes),
+          cue: previous && cueWords > 0 ? `${previous.speaker}: ${firstWords(previous.text, cueWords)}` : "",
+          context,
+          provenance: { sessionId: session.id, turnIds: [turn.id] },
+          anchoredBy: RULE_ANCHORER_ID,
+        };
+      });
+      return { units, warnings: [] };
+    },
+  };
+}
+
+/** "Caroline went to a LGBTQ support group yesterday (7 May 2023) ... [shares an image: ...]" */
+export function restate(turn: Turn, mentionedTimes: readonly MentionedTime[]): string {
+  let text = resolveFirstPerson(turn.text.trim(), turn.speaker);
+  // Resolve each relative expression in place so the unit stays true when read later.
+  for (const m of mentionedTimes) {
+    if (m.kind !== "relative") continue;
+    const at = text.indexOf(m.text);
+    if (at >= 0) text = `${text.slice(0, at + m.text.length)} (${describeInterval(m.interval)})${text.slice(at + m.text.length)}`;
+  }
+  const captions = (turn.attachments ?? []).map((a) => `[shares ${a.kind === "image" ? "an image" : `a ${a.kind}`}: ${a.caption}]`);
+  const body = [text, ...captions].filter(Boolean).join(" ");
+  return body.startsWith(turn.speaker) ? body : `${turn.speaker}: ${body}`;
+}
+
+/**
+ * The event time is the first grounded time the turn mentions. With none, it
+ * stays null: the session span already says when the unit was said, and
+ * copying it here would conflate the two coordinates.
+ */
+function inferEventTime(mentioned: readonly MentionedTime[]): EpisodicContext["eventTime"] {
+  return mentioned[0]?.interval ?? null;
+}
+
+function withCaptions(turn: Turn): string {
+  return [turn.text, ...(turn.attachments ?? []).map((a) => a.caption)].join(". ");
+}
+
+function orderedParticipants(declared: readonly string[], turns: readonly Turn[]): string[] {
+  return dedupe([...declared, ...turns.map((t) => t.speaker)]);
+}
+
+function dedupe(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const key = v.toLowerCase();
+    if (!v || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function firstWords(text: string, n: number): string {
+  const words = text.split(/\s+/);
+  return words.length <= n ? text : `${words.slice(0, n).join(" ")} …`;
+}

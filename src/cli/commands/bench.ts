@@ -1,0 +1,126 @@
+import { Command } from "commander";
+import { resolve } from "node:path";
+import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
+import { createUseLiteEmbedder } from "../../providers/use-lite/use-lite-embedder.js";
+import { createHashEmbedder } from "../../providers/hash-embedder.js";
+import { createOpenAICompatibleLanguageModel, providerConfigFromEnv } from "../../providers/openai-compatible/index.js";
+import type { Embedder } from "../../providers/embedder.js";
+import { RamemError } from "../../model/errors.js";
+import { runLocomoBench } from "../../bench/locomo/run-locomo.js";
+import { locomoTables, writeLocomoReport } from "../../bench/report/locomo-report.js";
+import { runLongMemEvalBench } from "../../bench/longmemeval/run-longmemeval.js";
+import { longMemEvalTables, writeLongMemEvalReport } from "../../bench/report/longmemeval-report.js";
+import { VARIANTS } from "../../bench/variants.js";
+import { createProgress } from "../progress.js";
+import { runAction } from "../shared.js";
+
+interface BenchCliOptions {
+  data: string;
+  k: string;
+  variants: string;
+  out: string;
+  cache: string;
+  embedder: "use-lite" | "hash";
+  json?: boolean;
+  qaLimit?: string;
+  conversations?: string;
+  quiet?: boolean;
+}
+
+function parseKs(raw: string): number[] {
+  const ks = raw.split(",").map((s) => Number(s.trim()));
+  if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 200))
+    throw new RamemError("BAD_OPTION", `--k must be a comma-separated list of integers from 1 to 200, got "${raw}"`, { hint: "e.g. --k 5,10,20,30" });
+  return [...new Set(ks)].sort((a, b) => a - b);
+}
+
+async function embedderFor(name: string): Promise<Embedder> {
+  if (name === "hash") return createHashEmbedder();
+  if (name === "use-lite") return createUseLiteEmbedder();
+  throw new RamemError("BAD_OPTION", `unknown --embedder "${name}"`, { hint: "use use-lite or hash" });
+}
+
+function commonBenchOptions(cmd: Command, defaultKs: string): Command {
+  return cmd
+    .requiredOption("--data <file>", "benchmark data file")
+    .option("--k <list>", "budgets K, comma-separated", defaultKs)
+    .option("--variants <list>", `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")})`, VARIANTS.map((v) => v.name).join(","))
+    .option("--out <dir>", "where report.md, results.json and the plot go", "bench-out")
+    .option("--cache <dir>", "ingested stores and query vectors, reused across runs", ".ramem-cache")
+    .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
+    .option("--json", "print results.json to stdout instead of the tables")
+    .option("--quiet", "no progress output");
+}
+
+export function benchCommand(): Command {
+  const bench = new Command("bench").description("Reproducible retrieval (and, with an LLM, QA) benchmarks. See README › Benchmarks.");
+
+  bench.addCommand(
+    commonBenchOptions(
+      new Command("locomo").description(
+        "LoCoMo: Recall@K, hit@K, MRR, tokens@K per category; the context-confusable subset with D@1 and rank gap;\n" +
+          "QA F1 (official LoCoMo and SimpleMem harness) when RAMEM_LLM_BASE_URL/RAMEM_LLM_MODEL are set.",
+      ),
+      "5,10,20,30",
+    )
+      .option("--qa-limit <n>", "answer at most n questions per category with the LLM")
+      .option("--conversations <ids>", "only these sample ids, comma-separated (e.g. conv-26)")
+      .action(async (opts: BenchCliOptions) =>
+        runAction(opts.json, async () => {
+          const llmConfig = providerConfigFromEnv().llm;
+          const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const result = await runLocomoBench({
+            dataPath: opts.data,
+            ks: parseKs(opts.k),
+            variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
+            cacheDir: opts.cache,
+            embedder: await embedderFor(opts.embedder),
+            anchorer: createRuleAnchorer(),
+            ...(llmConfig ? { languageModel: createOpenAICompatibleLanguageModel(llmConfig) } : {}),
+            ...(opts.qaLimit ? { qaLimit: Number(opts.qaLimit) } : {}),
+            ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
+            onProgress: (done, total, label) => progress.update(done, total, label),
+          });
+          progress.stop();
+          const files = writeLocomoReport(result, resolve(opts.out), `ramem ${process.argv.slice(2).join(" ")}`);
+          if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+          else {
+            process.stdout.write(`${locomoTables(result)}\n\n`);
+            if (result.evidence.dropped) process.stdout.write(`dropped ${result.evidence.dropped} malformed or dangling evidence ids (listed in report.md)\n`);
+            process.stdout.write(`wrote ${files.join(", ")}\n`);
+          }
+        }),
+      ),
+  );
+
+  bench.addCommand(
+    commonBenchOptions(
+      new Command("longmemeval").description(
+        "LongMemEval: recall_any@k, recall_all@k, ndcg_any@k for k in 1,3,5,10,30,50 at session and turn level, per question type\n" +
+          "(abstention questions skipped). The data set is not shipped: pass its JSON file.",
+      ),
+      "1,3,5,10,30,50",
+    )
+      .option("--limit <n>", "only the first n questions")
+      .action(async (opts: BenchCliOptions & { limit?: string }) =>
+        runAction(opts.json, async () => {
+          const progress = createProgress("questions", { quiet: opts.quiet ?? false });
+          const result = await runLongMemEvalBench({
+            dataPath: opts.data,
+            ks: parseKs(opts.k),
+            variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
+            cacheDir: opts.cache,
+            embedder: await embedderFor(opts.embedder),
+            anchorer: createRuleAnchorer(),
+            ...(opts.limit ? { limit: Number(opts.limit) } : {}),
+            onProgress: (done, total, label) => progress.update(done, total, label),
+          });
+          progress.stop();
+          const files = writeLongMemEvalReport(result, resolve(opts.out), `ramem ${process.argv.slice(2).join(" ")}`);
+          if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+          else process.stdout.write(`${longMemEvalTables(result)}\n\nwrote ${files.join(", ")}\n`);
+        }),
+      ),
+  );
+  return bench;
+}

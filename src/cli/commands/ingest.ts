@@ -1,0 +1,57 @@
+import { Command, Option } from "commander";
+import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { createProgress } from "../progress.js";
+import { readConversationFile, type FormatName } from "../../formats/conversation-file.js";
+
+interface IngestOptions extends CommonOptions {
+  format: FormatName | "auto";
+  force?: boolean;
+  quiet?: boolean;
+}
+
+export function ingestCommand(): Command {
+  return addStoreOptions(
+    new Command("ingest")
+      .description(
+        "Anchor a conversation file into memory units and store them.\n" +
+          "Each session is written in one transaction; re-ingesting an unchanged session is a no-op.",
+      )
+      .argument("<file>", "conversation file (native JSON/JSONL, LoCoMo, or LongMemEval)")
+      .addOption(new Option("--format <format>", "input format").choices(["auto", "native", "locomo", "longmemeval"]).default("auto"))
+      .option("--namespace <ns>", "store everything in this namespace (default: the file's own, e.g. LoCoMo sample_id)")
+      .option("--force", "re-anchor and rewrite sessions even when unchanged")
+      .option("--quiet", "no progress output"),
+  ).action(async (file: string, opts: IngestOptions) =>
+    runAction(opts.json, async () => {
+      const { conversations, report } = await readConversationFile(file, {
+        format: opts.format,
+        ...(opts.namespace ? { namespace: opts.namespace } : {}),
+      });
+      const sessions = conversations.flatMap((c) => c.sessions);
+      const memory = await openFromOptions(opts);
+      const progress = createProgress("turns", { quiet: opts.quiet || false });
+      try {
+        const result = await memory.ingest(sessions, {
+          force: opts.force ?? false,
+          onProgress: (p) => progress.update(p.turnsDone, p.turnsTotal, `session ${p.sessionsDone}/${p.sessionsTotal}`),
+        });
+        progress.stop();
+        const namespaces = [...new Set(sessions.map((s) => s.session.namespace))];
+        const rate = result.unitsWritten / Math.max(result.seconds, 1e-6);
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, droppedEvidence: report.dropped.length })}\n`);
+        } else {
+          process.stdout.write(
+            `ingested ${result.sessions} sessions (${result.sessionsUnchanged} unchanged), ${result.turns} turns → ${result.unitsWritten} units written ` +
+              `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s)\n` +
+              `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n`,
+          );
+          for (const w of result.warnings.slice(0, 20)) process.stderr.write(`warning: ${w}\n`);
+        }
+      } finally {
+        progress.stop();
+        await memory.close();
+      }
+    }),
+  );
+}

@@ -1,0 +1,37 @@
+import { Command } from "commander";
+import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { hitToJson, renderHit } from "../render.js";
+
+interface RecallCliOptions extends CommonOptions {
+  k: number;
+}
+
+export function recallCommand(): Command {
+  return addStoreOptions(
+    new Command("recall")
+      .description("Recall the memory units that best answer a query, each with its episodic context and why it was chosen.")
+      .argument("<query>", "question or topic, e.g. \"When did Caroline go to the support group?\"")
+      .option("--namespace <ns>", "namespace to search", "default")
+      .option("-k, --k <n>", "how many units to return", parsePositiveInt("--k"), 10),
+  ).action(async (query: string, opts: RecallCliOptions) =>
+    runAction(opts.json, async () => {
+      const memory = await openFromOptions(opts);
+      try {
+        const hits = await memory.recall(query, { k: opts.k, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, hits: hits.map(hitToJson) })}\n`);
+        } else if (hits.length === 0) {
+          const namespaces = await memory.store.listNamespaces();
+          process.stdout.write(
+            `no memories matched in namespace "${opts.namespace}".` +
+              (namespaces.length ? ` Namespaces in ${memory.store.location}: ${namespaces.slice(0, 20).join(", ")}\n` : ` ${memory.store.location} is empty: run \`ramem ingest FILE\` first.\n`),
+          );
+        } else {
+          process.stdout.write(`${hits.map(renderHit).join("\n")}\n`);
+        }
+      } finally {
+        await memory.close();
+      }
+    }),
+  );
+}

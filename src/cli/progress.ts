@@ -1,0 +1,54 @@
+import cliProgress from "cli-progress";
+
+export interface ProgressReporter {
+  update(done: number, total: number, label?: string): void;
+  stop(): void;
+}
+
+/**
+ * A bar with rate and ETA on a terminal; on a pipe (CI, scripts) a line every
+ * few seconds instead, so logs stay readable. Always on stderr: stdout is
+ * reserved for results (and --json).
+ */
+export function createProgress(unit: string, options: { quiet?: boolean } = {}): ProgressReporter {
+  if (options.quiet) return { update() {}, stop() {} };
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: `{bar} {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted} | {label}`,
+        hideCursor: true,
+        etaBuffer: 50,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    const started = performance.now();
+    let running = false;
+    return {
+      update(done, total, label = "") {
+        const rate = (done / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(1);
+        if (!running) {
+          bar.start(total, done, { rate, label });
+          running = true;
+        } else bar.update(done, { rate, label });
+      },
+      stop() {
+        if (running) bar.stop();
+      },
+    };
+  }
+  const started = performance.now();
+  let lastPrint = 0;
+  return {
+    update(done, total, label = "") {
+      const now = performance.now();
+      if (now - lastPrint < 5000 && done < total) return;
+      lastPrint = now;
+      const secs = (now - started) / 1000;
+      const rate = done / Math.max(0.001, secs);
+      const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
+      process.stderr.write(`${done}/${total} ${unit} · ${rate.toFixed(1)} ${unit}/s · ETA ${eta}s ${label}\n`);
+    },
+    stop() {},
+  };
+}

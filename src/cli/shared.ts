@@ -1,0 +1,49 @@
+import { Option, type Command } from "commander";
+import { openMemory, EMBEDDER_NAMES, DEFAULT_DB_PATH, type EmbedderName } from "../open-memory.js";
+import type { Memory } from "../memory.js";
+import { RamemError } from "../model/errors.js";
+
+export interface CommonOptions {
+  db: string;
+  namespace?: string;
+  embedder?: EmbedderName;
+  json?: boolean;
+}
+
+export function addStoreOptions(cmd: Command): Command {
+  return cmd
+    .option("--db <path>", "SQLite file of the embedded store", process.env.RAMEM_DB ?? DEFAULT_DB_PATH)
+    .addOption(
+      new Option("--embedder <name>", "embedding model (openai needs RAMEM_EMBEDDINGS_BASE_URL; default: openai when that is set, else use-lite, offline)").choices(
+        EMBEDDER_NAMES as string[],
+      ),
+    )
+    .option("--json", "machine-readable output on stdout");
+}
+
+export function openFromOptions(opts: CommonOptions): Promise<Memory> {
+  return openMemory({ db: opts.db, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}) });
+}
+
+export function parsePositiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new RamemError("BAD_OPTION", `${name} must be a positive integer, got "${value}"`);
+    return n;
+  };
+}
+
+/** Runs a command body; user errors print where/what/hint and exit 2, bugs exit 1. */
+export async function runAction(json: boolean | undefined, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    if (err instanceof RamemError) {
+      if (json) process.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message, where: err.where, hint: err.hint } })}\n`);
+      process.stderr.write(`error: ${err.describe()}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,113 @@
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
+import type { SessionWithTurns } from "../model/conversation.js";
+import { RamemError } from "../model/errors.js";
+import { readLocomo } from "./locomo.js";
+import { readLongMemEval } from "./longmemeval.js";
+import { readNativeJson, readNativeJsonl } from "./native.js";
+import { parseJson } from "./shared.js";
+
+export interface ConversationInput {
+  namespace: string;
+  sessions: SessionWithTurns[];
+  /** benchmark questions, if the format has them */
+  questions?: BenchmarkQuestion[];
+}
+
+export interface BenchmarkQuestion {
+  id: string;
+  namespace: string;
+  question: string;
+  answer: string | null;
+  adversarialAnswer?: string | null;
+  category: number | string;
+  /** turn ids */
+  evidence: string[];
+  questionDate?: string;
+  answerSessionIds?: string[];
+}
+
+export interface EvidenceParseReport {
+  dropped: Array<{ questionId: string; raw: string; reason: string }>;
+  /** Evidence ids that were malformed but unambiguous, and what they were read as. */
+  repaired?: Array<{ questionId: string; raw: string; ids: string[] }>;
+  /** Data quirks a reader worked around without losing anything the benchmark scores. */
+  warnings?: string[];
+}
+
+export type FormatName = "native" | "locomo" | "longmemeval";
+
+export interface ReadOptions {
+  format?: FormatName | "auto";
+  /** Overrides the namespace the file gives (or implies). */
+  namespace?: string;
+}
+
+/** Options every format reader takes; `source` names the input in error locations. */
+export interface ReaderOptions {
+  namespace?: string;
+  /** File name (or any label) used as the first part of every error's `where`. */
+  source?: string;
+}
+
+export interface ReadResult {
+  conversations: ConversationInput[];
+  report: EvidenceParseReport;
+}
+
+/** How many leading characters detection looks at; the readers always get the whole file. */
+export const DETECT_BYTES = 64 * 1024;
+
+/**
+ * Guesses the format from the extension and the first bytes. Key names are
+ * the tell: LoCoMo samples start with "qa" and carry "dia_id", LongMemEval
+ * items start with "question_id". Throws rather than guess when nothing fits,
+ * because a wrong guess produces confusing errors from the wrong reader.
+ */
+export function detectFormat(path: string, firstBytes: string): FormatName {
+  const ext = extname(path).toLowerCase();
+  if (ext === ".jsonl" || ext === ".ndjson") return "native";
+  const head = firstBytes.replace(/^\uFEFF/, "");
+  if (/"(question_id|haystack_sessions|haystack_session_ids)"\s*:/.test(head)) return "longmemeval";
+  if (/"(sample_id|dia_id|speaker_a|session_1_date_time)"\s*:/.test(head) || /^\s*\[\s*\{\s*"qa"\s*:/.test(head)) return "locomo";
+  if (/"(sessions|turns)"\s*:/.test(head)) return "native";
+  // Several objects on their own lines with no enclosing array: JSONL with another extension.
+  if (/^\s*\{[^\n]*\}\s*\n\s*\{/.test(head)) return "native";
+  throw new RamemError("UNKNOWN_FORMAT", "cannot tell the format of this file", {
+    where: path,
+    hint: 'pass the format explicitly (format "native", "locomo" or "longmemeval"); a native file has a top-level "sessions" array, see src/formats/README.md',
+  });
+}
+
+/**
+ * Reads and validates a whole conversation file. Nothing is returned unless
+ * every session in the file is valid, so callers never ingest half a file.
+ */
+export async function readConversationFile(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new RamemError(code === "ENOENT" ? "FILE_NOT_FOUND" : "BAD_INPUT", `cannot read the file: ${(err as Error).message}`, {
+      where: path,
+      hint: code === "ENOENT" ? "check the path (relative paths start at the current directory)" : "check that the path is a readable file",
+      cause: err,
+    });
+  }
+  text = text.replace(/^\uFEFF/, "");
+  const format = opts.format === undefined || opts.format === "auto" ? detectFormat(path, text.slice(0, DETECT_BYTES)) : opts.format;
+  const source = path;
+  const readerOpts = opts.namespace === undefined ? { source } : { source, namespace: opts.namespace };
+  switch (format) {
+    case "native": {
+      const ext = extname(path).toLowerCase();
+      const looksLikeJsonl = ext === ".jsonl" || ext === ".ndjson" || (ext !== ".json" && /^\s*\{[^\n]*\}\s*\n\s*\{/.test(text));
+      return looksLikeJsonl ? readNativeJsonl(text, readerOpts) : readNativeJson(parseJson(text, source), readerOpts);
+    }
+    case "locomo":
+      return readLocomo(parseJson(text, source), readerOpts);
+    case "longmemeval":
+      return readLongMemEval(parseJson(text, source), readerOpts);
+  }
+}

@@ -1,0 +1,24 @@
+// The public API of ramem. Contracts (interfaces) and their default
+// implementations are exported separately so users can plug in their own.
+export * from "./model/index.js";
+export type { Embedder } from "./providers/embedder.js";
+export type { LanguageModel, ChatMessage, CompletionRequest, CompletionResult } from "./providers/language-model.js";
+export type { MemoryStore, UnitRecord, ScoredUnitId, StoredSession, UnitFilter, StoreStats } from "./store/contract.js";
+export type { Anchorer, AnchorResult } from "./anchoring/anchorer.js";
+
+export { Memory, type MemoryOptions, type RecallOptions } from "./memory.js";
+export { openMemory, type OpenMemoryOptions, type EmbedderName } from "./open-memory.js";
+export { createRuleAnchorer, RULE_ANCHORER_ID } from "./anchoring/rule-anchorer.js";
+export { ingestSessions, type IngestReport, type IngestProgress } from "./anchoring/ingest-sessions.js";
+export { contentRecall, DEFAULT_FUSION, type ContentCandidate, type FusionWeights } from "./retrieval/content-recall.js";
+export { openSqliteStore } from "./store/sqlite/sqlite-store.js";
+export { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
+export { createHashEmbedder } from "./providers/hash-embedder.js";
+export {
+  createOpenAICompatibleEmbedder,
+  createOpenAICompatibleLanguageModel,
+  providerConfigFromEnv,
+} from "./providers/openai-compatible/index.js";
+export { groundTimeExpression, groundTimeExpressions } from "./language/time-grounding.js";
+export { extractEntities } from "./language/entities.js";
+export { readConversationFile, type ConversationInput, type FormatName } from "./formats/conversation-file.js";

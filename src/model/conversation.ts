@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { IsoDateTime } from "./time.js";
+
+/** 1 MB of text in one turn is a paste accident, not a conversation turn. */
+export const MAX_TURN_CHARS = 64_000;
+
+export const NamespaceName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "use letters, digits and . _ : - (start with a letter or digit)");
+
+export const Attachment = z.object({
+  kind: z.enum(["image", "file", "link"]),
+  /** A textual description (image caption, alt text, file name): what memory keeps. */
+  caption: z.string().max(MAX_TURN_CHARS),
+  url: z.string().optional(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+export const Turn = z
+  .object({
+    id: z.string().min(1).max(200),
+    speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200),
+    text: z.string().max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`),
+    time: IsoDateTime.optional(),
+    attachments: z.array(Attachment).optional(),
+  })
+  .refine((t) => t.text.trim().length > 0 || (t.attachments?.length ?? 0) > 0, {
+    message: "a turn needs text or an attachment (empty turns carry nothing to remember)",
+    path: ["text"],
+  });
+export type Turn = z.infer<typeof Turn>;
+
+export const Session = z
+  .object({
+    id: z.string().min(1).max(200),
+    namespace: NamespaceName,
+    startTime: IsoDateTime,
+    /** Defaults to startTime: most chat logs only date the start of a session. */
+    endTime: IsoDateTime,
+    participants: z.array(z.string().min(1)).default([]),
+  })
+  .refine((s) => Date.parse(s.startTime) <= Date.parse(s.endTime), {
+    message: "session endTime is before its startTime",
+    path: ["endTime"],
+  });
+export type Session = z.infer<typeof Session>;
+
+/** One session with its turns: the unit of ingest and of atomicity. */
+export const SessionWithTurns = z.object({
+  session: Session,
+  turns: z.array(Turn).min(1, "a session needs at least one turn"),
+});
+export type SessionWithTurns = z.infer<typeof SessionWithTurns>;

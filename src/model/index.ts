@@ -1,0 +1,5 @@
+export * from "./time.js";
+export * from "./conversation.js";
+export * from "./memory-unit.js";
+export * from "./recall.js";
+export * from "./errors.js";

@@ -1,0 +1,63 @@
+import { Memory } from "./memory.js";
+import type { Embedder } from "./providers/embedder.js";
+import type { LanguageModel } from "./providers/language-model.js";
+import type { MemoryStore } from "./store/contract.js";
+import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
+import { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
+import { createHashEmbedder } from "./providers/hash-embedder.js";
+import {
+  createOpenAICompatibleEmbedder,
+  createOpenAICompatibleLanguageModel,
+  providerConfigFromEnv,
+} from "./providers/openai-compatible/index.js";
+import { RamemError } from "./model/errors.js";
+
+export type EmbedderName = "use-lite" | "hash" | "openai";
+export const EMBEDDER_NAMES: readonly EmbedderName[] = ["use-lite", "hash", "openai"];
+export const DEFAULT_DB_PATH = "ramem.db";
+
+export interface OpenMemoryOptions {
+  /** SQLite file (default ./ramem.db). */
+  db?: string;
+  store?: MemoryStore;
+  /** Default: "openai" when RAMEM_EMBEDDINGS_BASE_URL is set, else the offline "use-lite". */
+  embedder?: EmbedderName | Embedder;
+  languageModel?: LanguageModel | null;
+  defaultNamespace?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Opens a Memory on the embedded default (one SQLite file, offline embedder) unless told otherwise. */
+export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memory> {
+  const env = options.env ?? process.env;
+  const config = providerConfigFromEnv(env);
+  const embedder = typeof options.embedder === "object" ? options.embedder : await resolveEmbedder(options.embedder ?? (config.embeddings ? "openai" : "use-lite"), env);
+  const languageModel =
+    options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
+  const store = options.store ?? (await openSqliteStore(options.db ?? DEFAULT_DB_PATH));
+  return new Memory({
+    store,
+    embedder,
+    ...(languageModel ? { languageModel } : {}),
+    ...(options.defaultNamespace ? { defaultNamespace: options.defaultNamespace } : {}),
+  });
+}
+
+async function resolveEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv): Promise<Embedder> {
+  switch (name) {
+    case "use-lite":
+      return createUseLiteEmbedder();
+    case "hash":
+      return createHashEmbedder();
+    case "openai": {
+      const config = providerConfigFromEnv(env).embeddings;
+      if (!config)
+        throw new RamemError("NO_EMBEDDINGS_ENDPOINT", "the openai embedder needs an endpoint", {
+          hint: "set RAMEM_EMBEDDINGS_BASE_URL and RAMEM_EMBEDDINGS_MODEL (and RAMEM_EMBEDDINGS_API_KEY if the server needs one)",
+        });
+      return createOpenAICompatibleEmbedder(config);
+    }
+    default:
+      throw new RamemError("BAD_EMBEDDER", `unknown embedder "${String(name)}"`, { hint: `use one of ${EMBEDDER_NAMES.join(", ")}` });
+  }
+}

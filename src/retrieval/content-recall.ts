@@ -1,0 +1,74 @@
+import type { Embedder } from "../providers/embedder.js";
+import type { MemoryStore } from "../store/contract.js";
+import type { ChannelScore } from "../model/recall.js";
+import { lexicalTerms } from "../language/text.js";
+
+export interface ContentCandidate {
+  unitId: string;
+  /** Fused score, higher is better. */
+  score: number;
+  lexical?: ChannelScore;
+  dense?: ChannelScore;
+}
+
+export interface FusionWeights {
+  lexical: number;
+  dense: number;
+  /** The RRF constant: larger flattens the rank curve. */
+  rrfK: number;
+}
+
+/**
+ * Chosen by measurement on LoCoMo (see README, Benchmarks): the offline dense
+ * model is far weaker than BM25 over turns there, so an equal-weight fusion
+ * pulls good lexical hits down. Dense still rescues paraphrased questions.
+ */
+export const DEFAULT_FUSION: FusionWeights = { lexical: 1, dense: 0.5, rrfK: 60 };
+
+export interface ContentRecallOptions {
+  namespace: string;
+  /** How many candidates each channel contributes before fusion. */
+  pool: number;
+  fusion?: FusionWeights;
+  /** The query's embedding, when the caller already has it (benchmarks embed all questions in one batch). */
+  queryVector?: Float32Array;
+}
+
+/**
+ * Stage-3 fallback and the content ranking of every recall: BM25 and dense
+ * kNN, fused with weighted reciprocal-rank fusion. Returns at most `pool`
+ * candidates, best first.
+ */
+export async function contentRecall(
+  deps: { store: MemoryStore; embedder: Embedder },
+  query: string,
+  options: ContentRecallOptions,
+): Promise<ContentCandidate[]> {
+  const fusion = options.fusion ?? DEFAULT_FUSION;
+  const terms = lexicalTerms(query);
+  const [lexical, dense] = await Promise.all([
+    fusion.lexical > 0 ? deps.store.searchLexical(options.namespace, terms, options.pool) : Promise.resolve([]),
+    fusion.dense > 0
+      ? (options.queryVector ? Promise.resolve([options.queryVector]) : deps.embedder.embed([query])).then(([v]) =>
+          deps.store.searchDense(options.namespace, v!, options.pool),
+        )
+      : Promise.resolve([]),
+  ]);
+  const byId = new Map<string, ContentCandidate>();
+  const entry = (id: string) => {
+    let c = byId.get(id);
+    if (!c) byId.set(id, (c = { unitId: id, score: 0 }));
+    return c;
+  };
+  for (const hit of lexical) {
+    const c = entry(hit.id);
+    c.lexical = { rank: hit.rank, score: hit.score };
+    c.score += fusion.lexical / (fusion.rrfK + hit.rank);
+  }
+  for (const hit of dense) {
+    const c = entry(hit.id);
+    c.dense = { rank: hit.rank, score: hit.score };
+    c.score += fusion.dense / (fusion.rrfK + hit.rank);
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score || a.unitId.localeCompare(b.unitId)).slice(0, options.pool);
+}

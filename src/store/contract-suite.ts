@@ -1,0 +1,553 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { RamemError } from "../model/errors.js";
+import type { MemoryStore, UnitRecord } from "./contract.js";
+import {
+  TEST_DIMS,
+  TEST_EMBEDDER,
+  axisVector,
+  cosine,
+  makeRecord,
+  makeRecords,
+  makeSession,
+  seededVector,
+} from "./testing/make-unit.js";
+
+/**
+ * The behaviour every MemoryStore dialect must show. `open` must return a
+ * fresh, empty store on each call; each test closes the store it opened.
+ */
+export function runStoreContractSuite(name: string, open: () => Promise<MemoryStore>): void {
+  async function withStore(fn: (store: MemoryStore) => Promise<void>, bind = true): Promise<void> {
+    const store = await open();
+    try {
+      if (bind) await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      await fn(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  const ids = (xs: readonly { id: string }[]) => xs.map((x) => x.id);
+  const unitIds = (recs: readonly UnitRecord[]) => recs.map((r) => r.unit.id);
+  const isRamemError = (code: string) => (err: unknown) => {
+    assert.ok(err instanceof RamemError, `expected RamemError, got ${String(err)}`);
+    assert.equal(err.code, code);
+    return true;
+  };
+  const isAnyRamemError = (err: unknown) => {
+    assert.ok(err instanceof RamemError, `expected RamemError, got ${String(err)}`);
+    return true;
+  };
+
+  describe(`MemoryStore contract: ${name}`, () => {
+    describe("bindEmbedder", () => {
+      it("records the embedder and accepts the same binding again", async () => {
+        await withStore(async (store) => {
+          assert.equal(store.specificationVersion, "v1");
+          const before = await store.stats();
+          assert.equal(before.embedder, null);
+          assert.equal(before.dimensions, null);
+          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+          const after = await store.stats();
+          assert.equal(after.embedder, TEST_EMBEDDER);
+          assert.equal(after.dimensions, TEST_DIMS);
+        }, false);
+      });
+
+      it("refuses another embedder id or size with EMBEDDER_MISMATCH and a hint", async () => {
+        await withStore(async (store) => {
+          await assert.rejects(store.bindEmbedder("other-model@2", TEST_DIMS), (err: unknown) => {
+            isRamemError("EMBEDDER_MISMATCH")(err);
+            assert.ok((err as RamemError).hint, "mismatch error carries a hint");
+            return true;
+          });
+          await assert.rejects(store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS * 2), isRamemError("EMBEDDER_MISMATCH"));
+          assert.equal((await store.stats()).embedder, TEST_EMBEDDER);
+        });
+      });
+
+      it("refuses units before an embedder is bound", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          await assert.rejects(store.replaceSession(s, "h1", makeRecords(s, 2)), isAnyRamemError);
+          assert.equal(await store.getSession(s.namespace, s.id), null);
+        }, false);
+      });
+    });
+
+    describe("replaceSession", () => {
+      it("inserts a session and its units", async () => {
+        await withStore(async (store) => {
+          const s = makeSession({ participants: ["Caroline", "Melanie"] });
+          const recs = makeRecords(s, 3);
+          await store.replaceSession(s, "hash-1", recs);
+          const got = await store.getSession(s.namespace, s.id);
+          assert.ok(got);
+          assert.equal(got.contentHash, "hash-1");
+          assert.equal(got.unitCount, 3);
+          assert.equal(got.startTime, s.startTime);
+          assert.equal(got.endTime, s.endTime);
+          assert.deepEqual(got.participants, s.participants);
+          assert.deepEqual(await store.getUnits(s.namespace, unitIds(recs)), recs.map((r) => r.unit));
+          assert.deepEqual(ids(await store.listUnits(s.namespace)), unitIds(recs));
+          assert.deepEqual(ids(await store.listSessions(s.namespace)), [s.id]);
+        });
+      });
+
+      it("replaces: afterwards the store holds exactly the new units", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const old = [
+            makeRecord(s, 0, { content: "Caroline adopted a golden retriever." }),
+            makeRecord(s, 1, { content: "Melanie painted a sunrise over the lake." }),
+          ];
+          await store.replaceSession(s, "h1", old);
+          const fresh = [makeRecord(s, 5, { content: "Caroline joined a pottery class." })];
+          await store.replaceSession(s, "h2", fresh);
+          assert.deepEqual(ids(await store.listUnits(s.namespace)), unitIds(fresh));
+          assert.deepEqual(await store.getUnits(s.namespace, unitIds(old)), []);
+          assert.deepEqual(await store.searchLexical(s.namespace, ["retriever"], 10), []);
+          assert.deepEqual(ids(await store.searchDense(s.namespace, old[0]!.embedding, 10)), unitIds(fresh));
+          const got = await store.getSession(s.namespace, s.id);
+          assert.equal(got?.contentHash, "h2");
+          assert.equal(got?.unitCount, 1);
+          assert.equal((await store.stats(s.namespace)).units, 1);
+        });
+      });
+
+      it("is idempotent: the same input twice gives the same state", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const recs = makeRecords(s, 4);
+          await store.replaceSession(s, "h1", recs);
+          const first = { stats: await store.stats(), units: await store.listUnits(s.namespace) };
+          await store.replaceSession(s, "h1", recs);
+          assert.deepEqual(await store.stats(), first.stats);
+          assert.deepEqual(await store.listUnits(s.namespace), first.units);
+          assert.equal((await store.searchDense(s.namespace, recs[0]!.embedding, 100)).length, 4);
+        });
+      });
+
+      it("accepts a session with no units", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          await store.replaceSession(s, "h0", []);
+          assert.equal((await store.getSession(s.namespace, s.id))?.unitCount, 0);
+          assert.deepEqual(await store.listUnits(s.namespace), []);
+        });
+      });
+
+      it("is atomic: a failing call leaves the previous state intact", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const good = [makeRecord(s, 0, { content: "Melanie ran a charity race for mental health." })];
+          await store.replaceSession(s, "good", good);
+
+          const snapshot = async () => ({
+            session: await store.getSession(s.namespace, s.id),
+            units: await store.listUnits(s.namespace),
+            stats: await store.stats(),
+            lexical: await store.searchLexical(s.namespace, ["charity", "pottery"], 10),
+            dense: await store.searchDense(s.namespace, good[0]!.embedding, 10),
+          });
+          const before = await snapshot();
+
+          const wrongDims = [
+            makeRecord(s, 1, { content: "Caroline went to a pottery class." }),
+            makeRecord(s, 2, { content: "pottery again", embedding: seededVector("x", TEST_DIMS + 3) }),
+          ];
+          await assert.rejects(store.replaceSession(s, "bad-dims", wrongDims));
+          assert.deepEqual(await snapshot(), before);
+
+          const otherNs = makeSession({ namespace: "ns-other" });
+          const wrongNs = [makeRecord(s, 1, { content: "pottery" }), makeRecord(otherNs, 2, { content: "pottery" })];
+          await assert.rejects(store.replaceSession(s, "bad-ns", wrongNs), isAnyRamemError);
+          assert.deepEqual(await snapshot(), before);
+          assert.deepEqual(await store.listNamespaces(), [s.namespace]);
+
+          const invalid = makeRecord(s, 3, { content: "pottery" });
+          (invalid.unit as unknown as { provenance: unknown }).provenance = { sessionId: s.id, turnIds: [] };
+          await assert.rejects(store.replaceSession(s, "bad-unit", [makeRecord(s, 4), invalid]), isAnyRamemError);
+          assert.deepEqual(await snapshot(), before);
+
+          const dup = makeRecord(s, 1, { content: "pottery" });
+          await assert.rejects(store.replaceSession(s, "dup", [dup, dup]));
+          assert.deepEqual(await snapshot(), before);
+
+          // A unit id already owned by another session of the namespace is refused;
+          // this one fails mid-write (after the old units were deleted), so it tests rollback.
+          const other = makeSession({ id: "s-other" });
+          await store.replaceSession(other, "o", [makeRecord(other, 0, { id: "taken" })]);
+          const beforeTaken = await snapshot();
+          await assert.rejects(store.replaceSession(s, "taken", [makeRecord(s, 1), makeRecord(s, 2, { id: "taken" })]));
+          assert.deepEqual(await snapshot(), beforeTaken);
+          assert.equal((await store.getUnits(s.namespace, ["taken"]))[0]?.provenance.sessionId, "s-other");
+
+          // A failed first ingest of a session must not leave a session row behind.
+          const s2 = makeSession({ id: "s2" });
+          await assert.rejects(store.replaceSession(s2, "x", [makeRecord(s2, 0, { embedding: new Float32Array(2) })]));
+          assert.equal(await store.getSession(s2.namespace, s2.id), null);
+        });
+      });
+    });
+
+    describe("namespace isolation", () => {
+      // Both namespaces use the same session id, and one unit id exists in both.
+      async function twoNamespaces(store: MemoryStore) {
+        const a = makeSession({ namespace: "ns-a", id: "s1", startTime: "2023-01-01T10:00:00Z", endTime: "2023-01-01T11:00:00Z" });
+        const b = makeSession({ namespace: "ns-b", id: "s1", startTime: "2024-01-01T10:00:00Z", endTime: "2024-01-01T11:00:00Z" });
+        const aRecs = [
+          makeRecord(a, 0, { content: "Caroline climbed a volcano in Iceland.", embedding: axisVector(0) }),
+          makeRecord(a, 1, { content: "Caroline likes quiet evenings.", embedding: axisVector(1) }),
+          makeRecord(a, 2, { id: "shared-id", content: "Alpha version of the shared unit about lanterns.", embedding: axisVector(2) }),
+        ];
+        const bRecs = [
+          makeRecord(b, 0, { content: "Melanie baked bread with her kids.", embedding: axisVector(4) }),
+          makeRecord(b, 1, { id: "shared-id", content: "Beta version of the shared unit about kites.", embedding: axisVector(5) }),
+        ];
+        await store.replaceSession(a, "ha", aRecs);
+        await store.replaceSession(b, "hb", bRecs);
+        const aOnly = makeSession({ namespace: "ns-a", id: "s-a-only", startTime: "2023-02-01T10:00:00Z" });
+        await store.replaceSession(aOnly, "ha2", [makeRecord(aOnly, 0, { content: "Caroline visited a volcano museum." })]);
+        return { a, b, aRecs, bRecs, aOnly };
+      }
+
+      it("reads: getUnits, listUnits, sessions, stats, historyRange", async () => {
+        await withStore(async (store) => {
+          const { a, b, aRecs, bRecs } = await twoNamespaces(store);
+          assert.deepEqual(await store.getUnits("ns-b", unitIds(aRecs).filter((id) => id !== "shared-id")), []);
+          assert.deepEqual(await store.getUnits("ns-b", ["shared-id"]), [bRecs[1]!.unit]);
+          assert.deepEqual(await store.getUnits("ns-a", ["shared-id"]), [aRecs[2]!.unit]);
+          assert.deepEqual(ids(await store.listUnits("ns-b")), unitIds(bRecs));
+          assert.deepEqual(ids(await store.listUnits("ns-b", { sessionId: "s-a-only" })), []);
+          assert.equal((await store.getSession("ns-b", "s1"))?.contentHash, "hb");
+          assert.equal((await store.getSession("ns-a", "s1"))?.contentHash, "ha");
+          assert.equal(await store.getSession("ns-b", "s-a-only"), null);
+          assert.deepEqual(ids(await store.listSessions("ns-b")), ["s1"]);
+          assert.deepEqual((await store.listSessions("ns-a")).length, 2);
+          assert.deepEqual(await store.listNamespaces(), ["ns-a", "ns-b"]);
+          const sa = await store.stats("ns-a");
+          const sb = await store.stats("ns-b");
+          assert.deepEqual([sa.namespaces, sa.sessions, sa.units], [1, 2, 4]);
+          assert.deepEqual([sb.namespaces, sb.sessions, sb.units], [1, 1, 2]);
+          const all = await store.stats();
+          assert.deepEqual([all.namespaces, all.sessions, all.units], [2, 3, 6]);
+          assert.deepEqual(await store.historyRange("ns-b"), { start: b.startTime, end: b.endTime });
+          assert.equal((await store.historyRange("ns-a"))?.start, a.startTime);
+          assert.equal(await store.historyRange("ns-c"), null);
+          assert.deepEqual(await store.listUnits("ns-c"), []);
+          assert.deepEqual((await store.stats("ns-c")).units, 0);
+        });
+      });
+
+      it("searches: lexical and dense never cross namespaces", async () => {
+        await withStore(async (store) => {
+          const { aRecs } = await twoNamespaces(store);
+          assert.deepEqual(await store.searchLexical("ns-b", ["volcano"], 10), []);
+          assert.equal((await store.searchLexical("ns-a", ["volcano"], 10)).length, 2);
+          assert.deepEqual(ids(await store.searchLexical("ns-b", ["shared", "lanterns"], 10)), ["shared-id"]);
+          assert.deepEqual(await store.searchLexical("ns-b", ["lanterns"], 10), []);
+          const dense = await store.searchDense("ns-b", aRecs[0]!.embedding, 10);
+          assert.equal(dense.length, 2);
+          const bIds = new Set(ids(await store.listUnits("ns-b")));
+          for (const h of dense) assert.ok(bIds.has(h.id));
+          assert.deepEqual(await store.searchDense("ns-c", aRecs[0]!.embedding, 10), []);
+          assert.deepEqual(await store.searchLexical("ns-c", ["volcano"], 10), []);
+        });
+      });
+
+      it("writes: deletes and replaces in one namespace leave the other untouched", async () => {
+        await withStore(async (store) => {
+          const { b, aRecs, bRecs } = await twoNamespaces(store);
+          const aBefore = await store.listUnits("ns-a");
+          assert.equal(await store.deleteUnit("ns-b", aRecs[0]!.unit.id), false);
+          assert.equal(await store.deleteSession("ns-b", "s-a-only"), 0);
+          assert.equal(await store.deleteUnit("ns-b", "shared-id"), true);
+          assert.deepEqual(await store.listUnits("ns-a"), aBefore);
+          assert.deepEqual(ids(await store.searchLexical("ns-a", ["lanterns"], 10)), ["shared-id"]);
+
+          await store.replaceSession(b, "hb2", [makeRecord(b, 9, { content: "Melanie flew kites." })]);
+          assert.deepEqual(await store.listUnits("ns-a"), aBefore);
+          assert.equal((await store.getSession("ns-a", "s1"))?.contentHash, "ha");
+
+          assert.equal(await store.deleteSession("ns-b", "s1"), 1);
+          assert.deepEqual(await store.listUnits("ns-a"), aBefore);
+          assert.ok(await store.getSession("ns-a", "s1"));
+
+          await store.replaceSession(b, "hb", bRecs);
+          assert.equal(await store.deleteNamespace("ns-b"), 2);
+          assert.deepEqual(await store.listUnits("ns-a"), aBefore);
+          assert.equal((await store.searchDense("ns-a", aRecs[0]!.embedding, 10)).length, 4);
+          assert.deepEqual(await store.listNamespaces(), ["ns-a"]);
+          assert.equal(await store.deleteNamespace("ns-b"), 0);
+        });
+      });
+    });
+
+    describe("searchLexical", () => {
+      async function corpus(store: MemoryStore) {
+        const s = makeSession();
+        const recs = [
+          makeRecord(s, 0, { content: "Caroline talked about her weekend plans." }),
+          makeRecord(s, 1, { content: "Melanie went on a volcano hike with friends last summer." }),
+          makeRecord(s, 2, { content: "Caroline mentioned a hike near the coast." }),
+          makeRecord(s, 3, { content: "Melanie read a book about the ocean." }),
+          makeRecord(s, 4, { content: "Caroline bought new running shoes." }),
+        ];
+        await store.replaceSession(s, "h", recs);
+        return { s, recs };
+      }
+
+      it("ranks the unit holding the query words first, with 1-based ranks and falling scores", async () => {
+        await withStore(async (store) => {
+          const { s, recs } = await corpus(store);
+          const hits = await store.searchLexical(s.namespace, ["volcano", "hike"], 10);
+          assert.equal(hits[0]?.id, recs[1]!.unit.id);
+          assert.deepEqual(new Set(ids(hits)), new Set([recs[1]!.unit.id, recs[2]!.unit.id]));
+          hits.forEach((h, i) => assert.equal(h.rank, i + 1));
+          for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score);
+          assert.ok(hits.every((h) => Number.isFinite(h.score)));
+          assert.equal((await store.searchLexical(s.namespace, ["caroline"], 2)).length, 2);
+        });
+      });
+
+      it("searches the cue too, weighted below content", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const recs = [
+            makeRecord(s, 0, { content: "Melanie likes a quiet garden", cue: "what does she enjoy" }),
+            makeRecord(s, 1, { content: "what does she enjoy painting", cue: "Melanie likes a quiet garden" }),
+            makeRecord(s, 2, { content: "Nothing related here at all", cue: "where did Caroline travel" }),
+          ];
+          await store.replaceSession(s, "h", recs);
+          assert.deepEqual(ids(await store.searchLexical(s.namespace, ["travel"], 10)), [recs[2]!.unit.id]);
+          assert.deepEqual(ids(await store.searchLexical(s.namespace, ["garden"], 10)), [recs[0]!.unit.id, recs[1]!.unit.id]);
+        });
+      });
+
+      it("treats terms as plain words: no syntax errors, empty terms give no hits", async () => {
+        await withStore(async (store) => {
+          const { s } = await corpus(store);
+          assert.deepEqual(await store.searchLexical(s.namespace, [], 10), []);
+          assert.deepEqual(await store.searchLexical(s.namespace, ["", "  "], 10), []);
+          for (const t of ['"', "AND", "NEAR(", "content:x", "a*", "(", "-", "^", "'s", 'say "hi"']) {
+            await store.searchLexical(s.namespace, [t, "hike"], 10);
+          }
+          assert.deepEqual(await store.searchLexical(s.namespace, ["hike"], 0), []);
+        });
+      });
+    });
+
+    describe("searchDense", () => {
+      it("returns nearest first, in exact cosine order", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const recs = makeRecords(s, 20);
+          await store.replaceSession(s, "h", recs);
+          const target = recs[7]!;
+          const hits = await store.searchDense(s.namespace, target.embedding, 20);
+          assert.equal(hits[0]?.id, target.unit.id);
+          assert.ok(Math.abs(hits[0]!.score - 1) < 1e-4, `self-similarity ${hits[0]!.score}`);
+          const expected = [...recs]
+            .sort((x, y) => cosine(target.embedding, y.embedding) - cosine(target.embedding, x.embedding))
+            .map((r) => r.unit.id);
+          assert.deepEqual(ids(hits), expected);
+          hits.forEach((h, i) => {
+            assert.equal(h.rank, i + 1);
+            const r = recs.find((x) => x.unit.id === h.id)!;
+            assert.ok(Math.abs(h.score - cosine(target.embedding, r.embedding)) < 1e-4);
+          });
+          assert.equal((await store.searchDense(s.namespace, target.embedding, 5)).length, 5);
+          assert.deepEqual(await store.searchDense(s.namespace, target.embedding, 0), []);
+        });
+      });
+
+      it("returns a complete top-k per namespace: min(limit, units in namespace)", async () => {
+        await withStore(async (store) => {
+          const big = makeSession({ namespace: "ns-big" });
+          const small = makeSession({ namespace: "ns-small" });
+          // The big namespace crowds the query's neighbourhood: a global top-k
+          // filtered afterwards would return nothing for the small one.
+          const query = axisVector(0);
+          const bigRecs = Array.from({ length: 60 }, (_, i) =>
+            makeRecord(big, i, { embedding: mix(query, seededVector(`big${i}`), 0.05) }),
+          );
+          const smallRecs = Array.from({ length: 3 }, (_, i) => makeRecord(small, i, { embedding: mix(query, seededVector(`small${i}`), 5) }));
+          await store.replaceSession(big, "h", bigRecs);
+          await store.replaceSession(small, "h", smallRecs);
+          assert.equal((await store.searchDense("ns-small", query, 10)).length, 3);
+          assert.equal((await store.searchDense("ns-small", query, 2)).length, 2);
+          assert.equal((await store.searchDense("ns-big", query, 10)).length, 10);
+          assert.equal((await store.searchDense("ns-big", query, 100)).length, 60);
+          assert.deepEqual(new Set(ids(await store.searchDense("ns-small", query, 10))), new Set(unitIds(smallRecs)));
+        });
+      });
+
+      it("refuses a query vector of the wrong size", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          await store.replaceSession(s, "h", makeRecords(s, 2));
+          await assert.rejects(store.searchDense(s.namespace, new Float32Array(TEST_DIMS + 1), 5), isAnyRamemError);
+        });
+      });
+    });
+
+    describe("listUnits filters", () => {
+      async function threeSessions(store: MemoryStore) {
+        const s1 = makeSession({ id: "s1", startTime: "2023-05-01T10:00:00Z", endTime: "2023-05-01T11:00:00Z", participants: ["Caroline", "Melanie"] });
+        const s2 = makeSession({ id: "s2", startTime: "2023-05-08T10:00:00Z", participants: ["Caroline", "Jon"] });
+        const s3 = makeSession({ id: "s3", startTime: "2023-06-01T10:00:00Z", endTime: "2023-06-02T10:00:00Z", participants: ["Gina"] });
+        const r1 = makeRecords(s1, 3);
+        const r2 = [makeRecord(s2, 0, { participants: ["Jon"] }), makeRecord(s2, 1, { participants: ["caroline", "Jon"] })];
+        const r3 = makeRecords(s3, 2);
+        // Inserted out of time order: listing must sort by session start, then turn order.
+        await store.replaceSession(s3, "h3", r3);
+        await store.replaceSession(s1, "h1", r1);
+        await store.replaceSession(s2, "h2", r2);
+        return { ns: s1.namespace, r1, r2, r3 };
+      }
+
+      it("orders by session start, then turn order; supports limit and offset", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2, r3 } = await threeSessions(store);
+          const all = [...unitIds(r1), ...unitIds(r2), ...unitIds(r3)];
+          assert.deepEqual(ids(await store.listUnits(ns)), all);
+          assert.deepEqual(ids(await store.listUnits(ns, { limit: 2 })), all.slice(0, 2));
+          assert.deepEqual(ids(await store.listUnits(ns, { limit: 3, offset: 2 })), all.slice(2, 5));
+          assert.deepEqual(ids(await store.listUnits(ns, { offset: 6 })), all.slice(6));
+          assert.deepEqual(ids(await store.listSessions(ns)), ["s1", "s2", "s3"]);
+        });
+      });
+
+      it("filters by session and by participant, case-insensitively", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2 } = await threeSessions(store);
+          assert.deepEqual(ids(await store.listUnits(ns, { sessionId: "s2" })), unitIds(r2));
+          assert.deepEqual(ids(await store.listUnits(ns, { participant: "CAROLINE" })), [...unitIds(r1), r2[1]!.unit.id]);
+          assert.deepEqual(ids(await store.listUnits(ns, { participant: "jon", sessionId: "s2" })), unitIds(r2));
+          assert.deepEqual(await store.listUnits(ns, { participant: "Nobody" }), []);
+          assert.deepEqual(await store.listUnits(ns, { participant: "Carol" }), []);
+        });
+      });
+
+      it("filters by overlap of the session span with [from, to)", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2, r3 } = await threeSessions(store);
+          const list = async (from?: string, to?: string) =>
+            ids(await store.listUnits(ns, { ...(from ? { from } : {}), ...(to ? { to } : {}) }));
+          assert.deepEqual(await list("2023-05-01T10:30:00Z", "2023-05-01T10:45:00Z"), unitIds(r1));
+          assert.deepEqual(await list("2023-05-02T00:00:00Z", "2023-06-01T00:00:00Z"), unitIds(r2));
+          assert.deepEqual(await list("2023-06-01T20:00:00Z"), unitIds(r3));
+          assert.deepEqual(await list(undefined, "2023-05-01T10:00:00Z"), []);
+          assert.deepEqual(await list(undefined, "2023-05-08T10:00:01Z"), [...unitIds(r1), ...unitIds(r2)]);
+          assert.deepEqual(await list("2023-05-01T11:00:00Z", "2023-05-08T10:00:00Z"), []);
+          assert.deepEqual(await list("2023-07-01T00:00:00Z"), []);
+        });
+      });
+    });
+
+    describe("deletes", () => {
+      async function seeded(store: MemoryStore) {
+        const s1 = makeSession({ id: "s1" });
+        const s2 = makeSession({ id: "s2", startTime: "2023-06-01T10:00:00Z" });
+        const r1 = [
+          makeRecord(s1, 0, { content: "Caroline found a rare seashell.", embedding: axisVector(0) }),
+          makeRecord(s1, 1, { content: "Melanie planted tomatoes.", embedding: axisVector(1) }),
+        ];
+        const r2 = [makeRecord(s2, 0, { content: "Caroline framed the seashell.", embedding: axisVector(2) })];
+        await store.replaceSession(s1, "h1", r1);
+        await store.replaceSession(s2, "h2", r2);
+        return { ns: s1.namespace, r1, r2 };
+      }
+
+      it("deleteUnit removes the unit from every channel", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2 } = await seeded(store);
+          const gone = r1[0]!.unit.id;
+          assert.equal(await store.deleteUnit(ns, gone), true);
+          assert.equal(await store.deleteUnit(ns, gone), false);
+          assert.deepEqual(await store.getUnits(ns, [gone]), []);
+          assert.ok(!ids(await store.listUnits(ns)).includes(gone));
+          assert.deepEqual(ids(await store.searchLexical(ns, ["seashell"], 10)), [r2[0]!.unit.id]);
+          assert.ok(!ids(await store.searchDense(ns, axisVector(0), 10)).includes(gone));
+          assert.equal((await store.searchDense(ns, axisVector(0), 10)).length, 2);
+          assert.equal((await store.getSession(ns, "s1"))?.unitCount, 1);
+          assert.equal((await store.stats(ns)).units, 2);
+        });
+      });
+
+      it("deleteSession removes the session row and its units everywhere", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2 } = await seeded(store);
+          assert.equal(await store.deleteSession(ns, "s1"), 2);
+          assert.equal(await store.getSession(ns, "s1"), null);
+          assert.deepEqual(await store.getUnits(ns, unitIds(r1)), []);
+          assert.deepEqual(ids(await store.listUnits(ns)), unitIds(r2));
+          assert.deepEqual(await store.searchLexical(ns, ["tomatoes"], 10), []);
+          assert.deepEqual(ids(await store.searchDense(ns, axisVector(1), 10)), unitIds(r2));
+          assert.equal(await store.deleteSession(ns, "s1"), 0);
+          assert.equal(await store.deleteSession(ns, "no-such-session"), 0);
+          assert.deepEqual(await store.historyRange(ns), { start: "2023-06-01T10:00:00Z", end: "2023-06-01T10:00:00Z" });
+        });
+      });
+
+      it("deleteNamespace removes everything of it", async () => {
+        await withStore(async (store) => {
+          const { ns, r1 } = await seeded(store);
+          assert.equal(await store.deleteNamespace(ns), 3);
+          assert.deepEqual(await store.listNamespaces(), []);
+          assert.deepEqual(await store.listSessions(ns), []);
+          assert.deepEqual(await store.listUnits(ns), []);
+          assert.deepEqual(await store.getUnits(ns, unitIds(r1)), []);
+          assert.deepEqual(await store.searchLexical(ns, ["seashell", "tomatoes"], 10), []);
+          assert.deepEqual(await store.searchDense(ns, axisVector(0), 10), []);
+          assert.equal(await store.historyRange(ns), null);
+          const st = await store.stats();
+          assert.deepEqual([st.namespaces, st.sessions, st.units], [0, 0, 0]);
+          assert.equal(st.embedder, TEST_EMBEDDER, "the embedder binding outlives the data");
+          // Re-ingest after a delete works (no leftovers collide).
+          const s = makeSession();
+          await store.replaceSession(s, "again", [r1[0]!]);
+          assert.equal((await store.searchLexical(ns, ["seashell"], 10)).length, 1);
+        });
+      });
+    });
+
+    describe("getUnits", () => {
+      it("keeps the order asked and drops unknown ids", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const recs = makeRecords(s, 4);
+          await store.replaceSession(s, "h", recs);
+          const asked = [recs[3]!.unit.id, "nope", recs[0]!.unit.id, recs[2]!.unit.id];
+          assert.deepEqual(ids(await store.getUnits(s.namespace, asked)), [recs[3]!.unit.id, recs[0]!.unit.id, recs[2]!.unit.id]);
+          assert.deepEqual(await store.getUnits(s.namespace, []), []);
+        });
+      });
+    });
+
+    describe("historyRange", () => {
+      it("spans the earliest session start to the latest session end", async () => {
+        await withStore(async (store) => {
+          const ns = "ns-h";
+          assert.equal(await store.historyRange(ns), null);
+          const long = makeSession({ namespace: ns, id: "long", startTime: "2023-01-01T00:00:00Z", endTime: "2023-12-31T00:00:00Z" });
+          const late = makeSession({ namespace: ns, id: "late", startTime: "2023-06-01T00:00:00Z", endTime: "2023-06-02T00:00:00Z" });
+          const early = makeSession({ namespace: ns, id: "early", startTime: "2022-03-01T00:00:00Z" });
+          for (const s of [late, long, early]) await store.replaceSession(s, "h", makeRecords(s, 1));
+          assert.deepEqual(await store.historyRange(ns), { start: early.startTime, end: long.endTime });
+        });
+      });
+    });
+  });
+}
+
+/** `base` nudged towards `noise` by `amount`, renormalised. */
+function mix(base: Float32Array, noise: Float32Array, amount: number): Float32Array {
+  const v = base.map((x, i) => x + amount * noise[i]!);
+  let n = 0;
+  for (const x of v) n += x * x;
+  return v.map((x) => x / Math.sqrt(n));
+}

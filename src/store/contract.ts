@@ -1,0 +1,89 @@
+import type { MemoryUnit } from "../model/memory-unit.js";
+import type { Session } from "../model/conversation.js";
+
+/** A unit as written: with its vector. */
+export interface UnitRecord {
+  unit: MemoryUnit;
+  embedding: Float32Array;
+}
+
+export interface ScoredUnitId {
+  id: string;
+  /** Channel-native score, higher is better (BM25 negated, cosine similarity). */
+  score: number;
+  /** 1-based. */
+  rank: number;
+}
+
+export interface StoredSession extends Session {
+  /** Hash of the session's input and of the anchorer/embedder that built its units. */
+  contentHash: string;
+  unitCount: number;
+}
+
+export interface UnitFilter {
+  sessionId?: string;
+  /** Units whose participants include this name (case-insensitive). */
+  participant?: string;
+  /** Session span overlaps [from, to). ISO strings. */
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface StoreStats {
+  namespaces: number;
+  sessions: number;
+  units: number;
+  embedder: string | null;
+  dimensions: number | null;
+}
+
+/**
+ * MemoryStore contract, version 1. Every method is scoped by namespace: no call
+ * reads or writes outside the namespace it names. Every dialect passes the
+ * shared contract suite (src/store/contract-suite.ts).
+ */
+export interface MemoryStore {
+  readonly specificationVersion: "v1";
+  readonly dialect: string;
+  /** Human-readable location (file path, URL without password). */
+  readonly location: string;
+
+  /**
+   * Bind the store to one embedder. The first call fixes it; a later call with
+   * another id or size fails with a RamemError (vectors of two models never mix).
+   */
+  bindEmbedder(embedderId: string, dimensions: number): Promise<void>;
+
+  getSession(namespace: string, sessionId: string): Promise<StoredSession | null>;
+  listSessions(namespace: string): Promise<StoredSession[]>;
+
+  /**
+   * Atomically replace a session and all its units: afterwards the store holds
+   * exactly `units` for it. On any failure nothing of the call remains.
+   */
+  replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void>;
+
+  /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
+  getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;
+  listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
+
+  /** Lexical (BM25-like) search over content + cue. `terms` are already normalised words. */
+  searchLexical(namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]>;
+  /** Exact or approximate nearest neighbours by cosine similarity; must return min(limit, units) rows. */
+  searchDense(namespace: string, vector: Float32Array, limit: number): Promise<ScoredUnitId[]>;
+
+  deleteUnit(namespace: string, unitId: string): Promise<boolean>;
+  /** Returns the number of units deleted. */
+  deleteSession(namespace: string, sessionId: string): Promise<number>;
+  deleteNamespace(namespace: string): Promise<number>;
+
+  listNamespaces(): Promise<string[]>;
+  stats(namespace?: string): Promise<StoreStats>;
+  /** Earliest session start and latest session end of a namespace, or null when empty. */
+  historyRange(namespace: string): Promise<{ start: string; end: string } | null>;
+
+  close(): Promise<void>;
+}

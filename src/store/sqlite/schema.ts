@@ -1,0 +1,108 @@
+import type Database from "better-sqlite3";
+import { RamemError } from "../../model/errors.js";
+
+export const SCHEMA_VERSION = 1;
+
+/**
+ * Migration i brings a database from version i to i + 1. Append, never edit:
+ * files written by older releases replay the tail of this list.
+ *
+ * Times are kept twice: the ISO string as given (returned to callers) and
+ * epoch milliseconds (compared), because ISO strings with offsets or varying
+ * fractional digits do not sort as text.
+ *
+ * The vec0 table is not here: its dimension is only known once an embedder is
+ * bound (see bindEmbedder).
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  CREATE TABLE sessions (
+    namespace     TEXT    NOT NULL,
+    id            TEXT    NOT NULL,
+    start_time    TEXT    NOT NULL,
+    end_time      TEXT    NOT NULL,
+    start_ms      INTEGER NOT NULL,
+    end_ms        INTEGER NOT NULL,
+    participants  TEXT    NOT NULL,
+    content_hash  TEXT    NOT NULL,
+    unit_count    INTEGER NOT NULL,
+    PRIMARY KEY (namespace, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX sessions_ns_start ON sessions (namespace, start_ms);
+
+  CREATE TABLE units (
+    rowid         INTEGER PRIMARY KEY,
+    namespace     TEXT    NOT NULL,
+    id            TEXT    NOT NULL,
+    session_id    TEXT    NOT NULL,
+    seq           INTEGER NOT NULL,
+    session_start INTEGER NOT NULL,
+    session_end   INTEGER NOT NULL,
+    participants  TEXT    NOT NULL,
+    body          TEXT    NOT NULL,
+    UNIQUE (namespace, id),
+    FOREIGN KEY (namespace, session_id) REFERENCES sessions (namespace, id)
+  );
+  CREATE INDEX units_ns_session ON units (namespace, session_id, seq);
+  CREATE INDEX units_ns_order ON units (namespace, session_start, session_id, seq);
+
+  CREATE VIRTUAL TABLE fts USING fts5(
+    content, cue, namespace UNINDEXED,
+    tokenize = 'porter unicode61'
+  );
+  `,
+];
+
+function currentVersion(db: Database.Database): number {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (!hasMeta) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : 0;
+}
+
+function checkNotNewer(version: number, location: string): void {
+  if (version > SCHEMA_VERSION) {
+    throw new RamemError("SCHEMA_TOO_NEW", `store schema version ${version} is newer than this ramem supports (${SCHEMA_VERSION})`, {
+      where: location,
+      hint: "upgrade ramem, or open another --db file",
+    });
+  }
+}
+
+/**
+ * Brings the file to SCHEMA_VERSION. The version is re-read inside an
+ * IMMEDIATE transaction so two processes opening a fresh file at once do not
+ * both run the same migration.
+ */
+export function migrate(db: Database.Database, location: string): void {
+  const seen = currentVersion(db);
+  checkNotNewer(seen, location);
+  if (seen === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    let version = currentVersion(db);
+    checkNotNewer(version, location);
+    for (; version < SCHEMA_VERSION; version++) {
+      db.exec(MIGRATIONS[version]!);
+    }
+    db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+      String(SCHEMA_VERSION),
+    );
+  }).immediate();
+}
+
+/** For read-only handles: no writes, just refuse what we cannot read. */
+export function checkReadable(db: Database.Database, location: string): void {
+  const version = currentVersion(db);
+  if (version === 0) {
+    throw new RamemError("STORE_NOT_INITIALISED", "this database holds no ramem store", {
+      where: location,
+      hint: "open it once without --readonly (or ingest into it) first",
+    });
+  }
+  checkNotNewer(version, location);
+}

@@ -1,0 +1,508 @@
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+import type { z } from "zod";
+import { Session } from "../../model/conversation.js";
+import { MemoryUnit } from "../../model/memory-unit.js";
+import { RamemError } from "../../model/errors.js";
+import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import { checkReadable, migrate } from "./schema.js";
+
+export interface SqliteStoreOptions {
+  readonly?: boolean;
+  /** How long a writer waits for another process's lock, in ms. */
+  busyTimeoutMs?: number;
+}
+
+/** sqlite-vec refuses a KNN `k` above this. */
+const VEC_MAX_K = 4096;
+
+interface SessionRow {
+  namespace: string;
+  id: string;
+  start_time: string;
+  end_time: string;
+  participants: string;
+  content_hash: string;
+  unit_count: number;
+}
+
+interface Binding {
+  embedder: string;
+  dimensions: number;
+}
+
+export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Promise<MemoryStore> {
+  return SqliteStore.open(path, opts);
+}
+
+function toStoredSession(r: SessionRow): StoredSession {
+  return {
+    id: r.id,
+    namespace: r.namespace,
+    startTime: r.start_time,
+    endTime: r.end_time,
+    participants: JSON.parse(r.participants) as string[],
+    contentHash: r.content_hash,
+    unitCount: r.unit_count,
+  };
+}
+
+/** Each term becomes a quoted FTS5 string, so user words never act as operators (AND, NEAR, column:). */
+export function toFtsQuery(terms: readonly string[]): string | null {
+  const parts = terms.map((t) => t.trim()).filter((t) => t.length > 0).map((t) => `"${t.replaceAll('"', '""')}"`);
+  return parts.length ? parts.join(" OR ") : null;
+}
+
+function clampLimit(limit: number | undefined, fallback: number): number {
+  if (limit === undefined || !Number.isFinite(limit)) return fallback;
+  return Math.max(0, Math.floor(limit));
+}
+
+class SqliteStore implements MemoryStore {
+  readonly specificationVersion = "v1" as const;
+  readonly dialect = "sqlite";
+  readonly location: string;
+  private readonly db: Database.Database;
+  private readonly readonly: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+  private closed = false;
+
+  private constructor(db: Database.Database, location: string, readonly: boolean) {
+    this.db = db;
+    this.location = location;
+    this.readonly = readonly;
+  }
+
+  static open(path: string, opts: SqliteStoreOptions): SqliteStore {
+    const readonly = opts.readonly === true;
+    let db: Database.Database;
+    try {
+      db = new Database(path, { readonly, fileMustExist: readonly });
+    } catch (cause) {
+      throw new RamemError("STORE_OPEN_FAILED", `cannot open store: ${(cause as Error).message}`, {
+        where: path,
+        hint: readonly ? "check the --db path; a read-only store must already exist" : "check the --db path and its directory permissions",
+        cause,
+      });
+    }
+    try {
+      sqliteVec.load(db);
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+      db.pragma("foreign_keys = ON");
+      if (readonly) {
+        checkReadable(db, path);
+      } else {
+        // WAL lets readers in other processes proceed while one process writes.
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL");
+        migrate(db, path);
+      }
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return new SqliteStore(db, path, readonly);
+  }
+
+  // Statements are prepared lazily: the vec table only exists after bindEmbedder,
+  // possibly bound by another process after this handle opened.
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new RamemError("STORE_CLOSED", "the store is closed", { where: this.location });
+  }
+
+  private assertWritable(): void {
+    this.assertOpen();
+    if (this.readonly) {
+      throw new RamemError("STORE_READONLY", "the store was opened read-only", {
+        where: this.location,
+        hint: "open it without --readonly to change it",
+      });
+    }
+  }
+
+  /** Read each time rather than cached: another process may have bound the embedder meanwhile. */
+  private binding(): Binding | null {
+    const rows = this.stmt("SELECT key, value FROM meta WHERE key IN ('embedder', 'dimensions')").all() as { key: string; value: string }[];
+    const m = new Map(rows.map((r) => [r.key, r.value]));
+    const embedder = m.get("embedder");
+    const dims = m.get("dimensions");
+    if (embedder === undefined || dims === undefined) return null;
+    return { embedder, dimensions: Number(dims) };
+  }
+
+  async bindEmbedder(embedderId: string, dimensions: number): Promise<void> {
+    this.assertOpen();
+    if (!embedderId) throw new RamemError("INVALID_EMBEDDER", "embedder id is empty");
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
+      throw new RamemError("INVALID_EMBEDDER", `embedder dimensions must be an integer in 1..8192, got ${dimensions}`);
+    }
+    const check = (b: Binding | null): boolean => {
+      if (!b) return false;
+      if (b.embedder !== embedderId || b.dimensions !== dimensions) {
+        throw new RamemError(
+          "EMBEDDER_MISMATCH",
+          `store holds vectors of embedder ${b.embedder} (${b.dimensions} dims); asked to use ${embedderId} (${dimensions} dims)`,
+          { where: this.location, hint: "use a new --db file for this embedder, or re-ingest everything into a new store with it" },
+        );
+      }
+      return true;
+    };
+    if (check(this.binding())) return;
+    this.assertWritable();
+    this.db
+      .transaction(() => {
+        if (check(this.binding())) return;
+        this.db.exec(
+          `CREATE VIRTUAL TABLE vec USING vec0(namespace text partition key, embedding float[${dimensions}] distance_metric=cosine)`,
+        );
+        const put = this.stmt("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+        put.run("embedder", embedderId);
+        put.run("dimensions", String(dimensions));
+      })
+      .immediate();
+  }
+
+  async getSession(namespace: string, sessionId: string): Promise<StoredSession | null> {
+    this.assertOpen();
+    const r = this.stmt("SELECT * FROM sessions WHERE namespace = ? AND id = ?").get(namespace, sessionId) as SessionRow | undefined;
+    return r ? toStoredSession(r) : null;
+  }
+
+  async listSessions(namespace: string): Promise<StoredSession[]> {
+    this.assertOpen();
+    const rows = this.stmt("SELECT * FROM sessions WHERE namespace = ? ORDER BY start_ms, id").all(namespace) as SessionRow[];
+    return rows.map(toStoredSession);
+  }
+
+  async replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void> {
+    this.assertWritable();
+    const s = parseOrThrow(Session, session, `session ${session?.id ?? "?"}`, "INVALID_SESSION");
+    const where = `session ${s.namespace}/${s.id}`;
+    const startMs = Date.parse(s.startTime);
+    const endMs = Date.parse(s.endTime);
+
+    // Validate everything before the first write: failures are cheaper and clearer here than as a rollback.
+    const seen = new Set<string>();
+    const parsed = units.map((rec, i) => {
+      const u = parseOrThrow(MemoryUnit, rec.unit, `${where}, unit ${i}`, "INVALID_UNIT");
+      if (u.namespace !== s.namespace) {
+        throw new RamemError("NAMESPACE_MISMATCH", `unit ${u.id} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
+          where,
+          hint: "build units with the namespace of the session they come from",
+        });
+      }
+      if (u.provenance.sessionId !== s.id || u.context.session.sessionId !== s.id) {
+        throw new RamemError("SESSION_MISMATCH", `unit ${u.id} names session ${u.provenance.sessionId}, not ${s.id}`, { where });
+      }
+      if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${u.id} appears twice`, { where });
+      seen.add(u.id);
+      if (!(rec.embedding instanceof Float32Array)) {
+        throw new RamemError("INVALID_EMBEDDING", `unit ${u.id} has no Float32Array embedding`, { where });
+      }
+      return { unit: u, embedding: rec.embedding };
+    });
+    const bound = parsed.length ? this.binding() : null;
+    if (parsed.length && !bound) {
+      throw new RamemError("EMBEDDER_NOT_BOUND", "units cannot be stored before an embedder is bound", {
+        where: this.location,
+        hint: "call bindEmbedder(id, dimensions) first",
+      });
+    }
+    for (const p of parsed) {
+      if (p.embedding.length !== bound!.dimensions) {
+        throw new RamemError(
+          "EMBEDDING_DIMENSION_MISMATCH",
+          `unit ${p.unit.id} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
+          { where },
+        );
+      }
+      if (!p.embedding.every(Number.isFinite)) {
+        throw new RamemError("INVALID_EMBEDDING", `unit ${p.unit.id} has a non-finite embedding value`, { where });
+      }
+    }
+
+    try {
+      this.db
+        .transaction(() => {
+          this.deleteSessionUnits(s.namespace, s.id);
+          this.stmt(
+            `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (namespace, id) DO UPDATE SET
+               start_time = excluded.start_time, end_time = excluded.end_time,
+               start_ms = excluded.start_ms, end_ms = excluded.end_ms,
+               participants = excluded.participants, content_hash = excluded.content_hash,
+               unit_count = excluded.unit_count`,
+          ).run(s.namespace, s.id, s.startTime, s.endTime, startMs, endMs, JSON.stringify(s.participants), contentHash, parsed.length);
+          const insUnit = this.stmt(
+            `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          );
+          const insFts = this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)");
+          const insVec = parsed.length ? this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)") : null;
+          parsed.forEach(({ unit: u, embedding }, seq) => {
+            const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
+            const info = insUnit.run(s.namespace, u.id, s.id, seq, startMs, endMs, participants, JSON.stringify(u));
+            // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
+            const rowid = BigInt(info.lastInsertRowid);
+            insFts.run(rowid, u.content, u.cue, s.namespace);
+            insVec!.run(rowid, s.namespace, embedding);
+          });
+        })
+        .immediate();
+    } catch (cause) {
+      if (cause instanceof RamemError) throw cause;
+      const msg = (cause as Error).message ?? String(cause);
+      if (/UNIQUE constraint failed: units/.test(msg)) {
+        throw new RamemError("UNIT_ID_CONFLICT", "a unit id of this session already belongs to another session of the namespace", {
+          where,
+          hint: "unit ids must be unique per namespace; derive them from namespace, session and turns",
+          cause,
+        });
+      }
+      throw new RamemError("STORE_WRITE_FAILED", `replacing the session failed: ${msg}`, { where, cause });
+    }
+  }
+
+  /** Rowids are fetched first: a vec0 DELETE with a subquery scans the whole table. */
+  private deleteRows(rowids: readonly (number | bigint)[]): void {
+    if (!rowids.length) return;
+    const delUnit = this.stmt("DELETE FROM units WHERE rowid = ?");
+    const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
+    const delVec = this.binding() ? this.stmt("DELETE FROM vec WHERE rowid = ?") : null;
+    for (const r of rowids) {
+      const id = BigInt(r);
+      delFts.run(id);
+      delVec?.run(id);
+      delUnit.run(id);
+    }
+  }
+
+  private deleteSessionUnits(namespace: string, sessionId: string): number {
+    const rowids = this.stmt("SELECT rowid FROM units WHERE namespace = ? AND session_id = ?")
+      .pluck()
+      .all(namespace, sessionId) as number[];
+    this.deleteRows(rowids);
+    return rowids.length;
+  }
+
+  async getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]> {
+    this.assertOpen();
+    if (!ids.length) return [];
+    const rows = this.stmt("SELECT id, body FROM units WHERE namespace = ? AND id IN (SELECT value FROM json_each(?))").all(
+      namespace,
+      JSON.stringify(ids),
+    ) as { id: string; body: string }[];
+    const byId = new Map(rows.map((r) => [r.id, r.body]));
+    const out: MemoryUnit[] = [];
+    for (const id of ids) {
+      const body = byId.get(id);
+      if (body !== undefined) out.push(JSON.parse(body) as MemoryUnit);
+    }
+    return out;
+  }
+
+  async listUnits(namespace: string, filter: UnitFilter = {}): Promise<MemoryUnit[]> {
+    this.assertOpen();
+    const where = ["namespace = ?"];
+    const params: unknown[] = [namespace];
+    if (filter.sessionId !== undefined) {
+      where.push("session_id = ?");
+      params.push(filter.sessionId);
+    }
+    if (filter.participant !== undefined) {
+      where.push("EXISTS (SELECT 1 FROM json_each(units.participants) WHERE value = ?)");
+      params.push(filter.participant.toLowerCase());
+    }
+    // Half-open overlap of [session_start, session_end) with [from, to); a session
+    // with start == end is a point, and counts when from <= start < to.
+    if (filter.from !== undefined) {
+      where.push("(session_end > ? OR (session_end = session_start AND session_start >= ?))");
+      const from = parseTime(filter.from, "from");
+      params.push(from, from);
+    }
+    if (filter.to !== undefined) {
+      where.push("session_start < ?");
+      params.push(parseTime(filter.to, "to"));
+    }
+    const limit = clampLimit(filter.limit, -1);
+    const offset = clampLimit(filter.offset, 0);
+    params.push(limit, offset);
+    // Few distinct filter shapes exist, so the cache stays small.
+    const rows = this.stmt(
+      `SELECT body FROM units WHERE ${where.join(" AND ")}
+       ORDER BY session_start, session_id, seq LIMIT ? OFFSET ?`,
+    )
+      .pluck()
+      .all(...params) as string[];
+    return rows.map((b) => JSON.parse(b) as MemoryUnit);
+  }
+
+  async searchLexical(namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]> {
+    this.assertOpen();
+    const query = toFtsQuery(terms);
+    const k = clampLimit(limit, 0);
+    if (!query || k === 0) return [];
+    // The MATCH runs alone in the CTE; joining units inside it lets SQLite drive
+    // the FTS lookup once per unit row, which is seconds on a large store.
+    const rows = this.stmt(
+      `WITH hits AS MATERIALIZED (
+         SELECT rowid, bm25(fts, 1.0, 0.5, 0.0) AS b FROM fts
+         WHERE fts MATCH ? AND namespace = ?
+         ORDER BY b, rowid LIMIT ?
+       )
+       SELECT u.id AS id, hits.b AS b FROM hits JOIN units u ON u.rowid = hits.rowid
+       ORDER BY hits.b, hits.rowid`,
+    ).all(query, namespace, k) as { id: string; b: number }[];
+    return rows.map((r, i) => ({ id: r.id, score: -r.b, rank: i + 1 }));
+  }
+
+  async searchDense(namespace: string, vector: Float32Array, limit: number): Promise<ScoredUnitId[]> {
+    this.assertOpen();
+    const k = clampLimit(limit, 0);
+    const bound = this.binding();
+    if (!bound || k === 0) return [];
+    if (vector.length !== bound.dimensions) {
+      throw new RamemError(
+        "EMBEDDING_DIMENSION_MISMATCH",
+        `query vector has ${vector.length} dims; the store holds ${bound.dimensions}-dim vectors of ${bound.embedder}`,
+        { where: this.location, hint: "embed the query with the embedder the store was built with" },
+      );
+    }
+    // Above vec0's k cap fall back to an exact scan of the partition, so the
+    // contract's min(limit, units) still holds.
+    const exact = k > VEC_MAX_K;
+    const sql = exact
+      ? `SELECT v.rowid AS rowid, vec_distance_cosine(v.embedding, ?) AS d FROM vec v
+         WHERE v.namespace = ? ORDER BY d LIMIT ?`
+      : `SELECT v.rowid AS rowid, v.distance AS d FROM vec v
+         WHERE v.embedding MATCH ? AND v.namespace = ? AND k = ?`;
+    // MATERIALIZED keeps the outer ORDER BY from being pushed into vec0, which rejects it.
+    const rows = this.stmt(
+      `WITH knn AS MATERIALIZED (${sql})
+       SELECT u.id AS id, knn.d AS d FROM knn JOIN units u ON u.rowid = knn.rowid
+       ORDER BY knn.d, knn.rowid`,
+    ).all(vector, namespace, BigInt(k)) as { id: string; d: number }[];
+    return rows.map((r, i) => ({ id: r.id, score: 1 - r.d, rank: i + 1 }));
+  }
+
+  async deleteUnit(namespace: string, unitId: string): Promise<boolean> {
+    this.assertWritable();
+    return this.db
+      .transaction(() => {
+        const row = this.stmt("SELECT rowid, session_id FROM units WHERE namespace = ? AND id = ?").get(namespace, unitId) as
+          | { rowid: number; session_id: string }
+          | undefined;
+        if (!row) return false;
+        this.deleteRows([row.rowid]);
+        this.stmt("UPDATE sessions SET unit_count = unit_count - 1 WHERE namespace = ? AND id = ? AND unit_count > 0").run(
+          namespace,
+          row.session_id,
+        );
+        return true;
+      })
+      .immediate();
+  }
+
+  async deleteSession(namespace: string, sessionId: string): Promise<number> {
+    this.assertWritable();
+    return this.db
+      .transaction(() => {
+        const n = this.deleteSessionUnits(namespace, sessionId);
+        this.stmt("DELETE FROM sessions WHERE namespace = ? AND id = ?").run(namespace, sessionId);
+        return n;
+      })
+      .immediate();
+  }
+
+  async deleteNamespace(namespace: string): Promise<number> {
+    this.assertWritable();
+    return this.db
+      .transaction(() => {
+        const rowids = this.stmt("SELECT rowid FROM units WHERE namespace = ?").pluck().all(namespace) as number[];
+        this.deleteRows(rowids);
+        this.stmt("DELETE FROM sessions WHERE namespace = ?").run(namespace);
+        return rowids.length;
+      })
+      .immediate();
+  }
+
+  async listNamespaces(): Promise<string[]> {
+    this.assertOpen();
+    return this.stmt("SELECT namespace FROM sessions UNION SELECT namespace FROM units ORDER BY 1").pluck().all() as string[];
+  }
+
+  async stats(namespace?: string): Promise<StoreStats> {
+    this.assertOpen();
+    const b = this.binding();
+    const one = (sql: string, ...p: unknown[]) => Number(this.stmt(sql).pluck().get(...p));
+    if (namespace === undefined) {
+      return {
+        namespaces: one("SELECT count(*) FROM (SELECT namespace FROM sessions UNION SELECT namespace FROM units)"),
+        sessions: one("SELECT count(*) FROM sessions"),
+        units: one("SELECT count(*) FROM units"),
+        embedder: b?.embedder ?? null,
+        dimensions: b?.dimensions ?? null,
+      };
+    }
+    const sessions = one("SELECT count(*) FROM sessions WHERE namespace = ?", namespace);
+    const units = one("SELECT count(*) FROM units WHERE namespace = ?", namespace);
+    return {
+      namespaces: sessions > 0 || units > 0 ? 1 : 0,
+      sessions,
+      units,
+      embedder: b?.embedder ?? null,
+      dimensions: b?.dimensions ?? null,
+    };
+  }
+
+  async historyRange(namespace: string): Promise<{ start: string; end: string } | null> {
+    this.assertOpen();
+    const start = this.stmt("SELECT start_time FROM sessions WHERE namespace = ? ORDER BY start_ms LIMIT 1").pluck().get(namespace) as
+      | string
+      | undefined;
+    const end = this.stmt("SELECT end_time FROM sessions WHERE namespace = ? ORDER BY end_ms DESC LIMIT 1").pluck().get(namespace) as
+      | string
+      | undefined;
+    return start !== undefined && end !== undefined ? { start, end } : null;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    this.db.close();
+  }
+}
+
+function parseTime(iso: string, field: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) {
+    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${JSON.stringify(iso)}`, {
+      hint: "use e.g. 2023-05-08T00:00:00Z",
+    });
+  }
+  return ms;
+}
+
+function parseOrThrow<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  where: string,
+  code: string,
+): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const path = issue?.path.map(String).join(".") || "(root)";
+  throw new RamemError(code, `${path}: ${issue?.message ?? "invalid"}`, { where });
+}

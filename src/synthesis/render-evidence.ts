@@ -1,0 +1,92 @@
+import type { MemoryUnit } from "../model/memory-unit.js";
+import { describeInterval } from "../model/time.js";
+import { countTokens } from "../language/count-tokens.js";
+
+export const EVIDENCE_OPEN = "<memories>";
+export const EVIDENCE_CLOSE = "</memories>";
+
+export interface RenderEvidenceOptions {
+  /** Context-preserved (default) or the flattened plain list used by the no-context-preserved-generation ablation. */
+  mode?: "context" | "plain";
+  /** Drop the lowest-ranked units until the pack fits. */
+  maxTokens?: number;
+}
+
+export interface EvidencePack {
+  text: string;
+  tokens: number;
+  /** Units that made it into the pack, in rank order. */
+  included: MemoryUnit[];
+  dropped: number;
+}
+
+/**
+ * Stage 4: gives the generator each unit with its coordinates, so it can
+ * check whether a piece of evidence applies before using it.
+ *
+ * Format (documented in src/synthesis/README.md): units grouped by session in
+ * chronological order, one header per session (id, date, participants), then
+ * one line per unit: `[rank] turn-ids (event: when) content`. Grouping keeps
+ * the session date — the stable coordinate — at one header per episode
+ * instead of repeating it per unit, which is what keeps the pack small.
+ * Everything sits between <memories> delimiters and any delimiter-like text
+ * inside stored content is defused, so a stored turn cannot close the block
+ * and pose as instructions.
+ */
+export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvidenceOptions = {}): EvidencePack {
+  const render = options.mode === "plain" ? renderPlain : renderWithContext;
+  let included = [...units];
+  let text = render(included);
+  let tokens = countTokens(text);
+  while (options.maxTokens !== undefined && tokens > options.maxTokens && included.length > 0) {
+    included = included.slice(0, -1);
+    text = render(included);
+    tokens = countTokens(text);
+  }
+  return { text, tokens, included, dropped: units.length - included.length };
+}
+
+function renderWithContext(units: readonly MemoryUnit[]): string {
+  const rankOf = new Map(units.map((u, i) => [u.id, i + 1]));
+  const bySession = new Map<string, MemoryUnit[]>();
+  for (const u of units) {
+    const key = u.provenance.sessionId;
+    bySession.set(key, [...(bySession.get(key) ?? []), u]);
+  }
+  const groups = [...bySession.values()].sort((a, b) => a[0]!.context.session.start.localeCompare(b[0]!.context.session.start));
+  const lines = [EVIDENCE_OPEN];
+  for (const group of groups) {
+    const s = group[0]!.context.session;
+    const who = group[0]!.context.participants.slice().sort().join(", ");
+    lines.push(`## ${s.sessionId} · ${sessionDate(s.start, s.end)}${who ? ` · ${who}` : ""}`);
+    for (const u of group.sort((a, b) => turnOrder(a) - turnOrder(b))) {
+      const coords = [u.provenance.turnIds.join(",")];
+      if (u.context.eventTime) coords.push(`event: ${describeInterval(u.context.eventTime)}`);
+      if (u.context.location) coords.push(`at: ${u.context.location}`);
+      lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${defuse(u.content)}`);
+    }
+  }
+  lines.push(EVIDENCE_CLOSE);
+  return lines.join("\n");
+}
+
+function renderPlain(units: readonly MemoryUnit[]): string {
+  return [EVIDENCE_OPEN, ...units.map((u, i) => `[${i + 1}] ${defuse(u.content)}`), EVIDENCE_CLOSE].join("\n");
+}
+
+function sessionDate(start: string, end: string): string {
+  const day = describeInterval({ start, end: new Date(Date.parse(start) + 86_400_000).toISOString(), granularity: "day" });
+  const time = start.slice(11, 16);
+  return time === "00:00" && start.slice(0, 10) === end.slice(0, 10) ? day : `${day} ${time}`;
+}
+
+/** Position in the conversation; turn ids are opaque strings, so the trailing number is the best order there is. */
+function turnOrder(u: MemoryUnit): number {
+  const m = /(\d+)\D*$/.exec(u.provenance.turnIds[0] ?? "");
+  return m ? Number(m[1]) : 0;
+}
+
+/** Stored text must not be able to close the evidence block. */
+function defuse(text: string): string {
+  return text.replace(/<\/?\s*memories\s*>/gi, (m) => m.replace("<", "‹").replace(">", "›")).replace(/\n+/g, " ");
+}
