@@ -22,3 +22,10 @@ export {
 export { groundTimeExpression, groundTimeExpressions } from "./language/time-grounding.js";
 export { extractEntities } from "./language/entities.js";
 export { readConversationFile, type ConversationInput, type FormatName } from "./formats/conversation-file.js";
+export { runRecall, CONTENT_ONLY, RAMEM, type RecallSwitches, type RecallRequest, type RecallOutcome } from "./retrieval/recall-pipeline.js";
+export { reinstate } from "./retrieval/reinstate.js";
+export { induceFrame, type InductionContext } from "./induction/induce-frame.js";
+export { renderEvidence, type EvidencePack } from "./synthesis/render-evidence.js";
+export { answerFromEvidence } from "./synthesis/answer.js";
+export { askMemory, type AskResult } from "./synthesis/ask.js";
+export { createLlmAnchorer } from "./anchoring/llm-anchorer.js";

@@ -20,7 +20,7 @@ export interface OpenMemoryOptions {
   /** SQLite file (default ./ramem.db). */
   db?: string;
   store?: MemoryStore;
-  /** Default: "openai" when RAMEM_EMBEDDINGS_BASE_URL is set, else the offline "use-lite". */
+  /** Default: "openai" when RAMEM_EMBEDDINGS_MODEL is set, else the offline "use-lite". */
   embedder?: EmbedderName | Embedder;
   languageModel?: LanguageModel | null;
   defaultNamespace?: string;
@@ -31,16 +31,27 @@ export interface OpenMemoryOptions {
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memory> {
   const env = options.env ?? process.env;
   const config = providerConfigFromEnv(env);
-  const embedder = typeof options.embedder === "object" ? options.embedder : await resolveEmbedder(options.embedder ?? (config.embeddings ? "openai" : "use-lite"), env);
+  const store = options.store ?? (await openSqliteStore(options.db ?? DEFAULT_DB_PATH));
+  // A store already bound to an embedder keeps using it unless told otherwise: vectors of two models never mix.
+  const bound = embedderNameOf((await store.stats()).embedder);
+  const embedder =
+    typeof options.embedder === "object" ? options.embedder : await resolveEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env);
   const languageModel =
     options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
-  const store = options.store ?? (await openSqliteStore(options.db ?? DEFAULT_DB_PATH));
   return new Memory({
     store,
     embedder,
     ...(languageModel ? { languageModel } : {}),
     ...(options.defaultNamespace ? { defaultNamespace: options.defaultNamespace } : {}),
   });
+}
+
+function embedderNameOf(id: string | null): EmbedderName | null {
+  if (!id) return null;
+  if (id.startsWith("use-lite@")) return "use-lite";
+  if (id.startsWith("hash-bow@")) return "hash";
+  if (id.startsWith("openai-compatible:")) return "openai";
+  return null;
 }
 
 async function resolveEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv): Promise<Embedder> {
@@ -53,7 +64,7 @@ async function resolveEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv): Prom
       const config = providerConfigFromEnv(env).embeddings;
       if (!config)
         throw new RamemError("NO_EMBEDDINGS_ENDPOINT", "the openai embedder needs an endpoint", {
-          hint: "set RAMEM_EMBEDDINGS_BASE_URL and RAMEM_EMBEDDINGS_MODEL (and RAMEM_EMBEDDINGS_API_KEY if the server needs one)",
+          hint: "set RAMEM_EMBEDDINGS_MODEL and RAMEM_EMBEDDINGS_BASE_URL (and RAMEM_EMBEDDINGS_API_KEY if the server needs one)",
         });
       return createOpenAICompatibleEmbedder(config);
     }

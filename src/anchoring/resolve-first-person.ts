@@ -14,7 +14,6 @@ const REWRITES: Array<[RegExp, (s: string) => string]> = [
   [/\bI'd\b|\bI would\b/g, (s) => `${s} would`],
   [/\bI was\b/g, (s) => `${s} was`],
   [/\bI (\w+ed|went|got|saw|made|took|had|did|found|felt|met|ran|gave|bought|came|began|started|tried|won|lost|left|heard|read|wrote|said|thought|knew|became|joined|visited|painted|kept|built|spent|taught|told|put|sold|drove|flew|swam)\b/g, (s) => `${s} $1`],
-  [/\bmyself\b/g, (s) => s],
   [/\b[Mm]y\b/g, (s) => `${s}'s`],
   [/\bmine\b/g, (s) => `${s}'s`],
 ];

@@ -6,8 +6,12 @@ import { groundTimeExpressions } from "../language/time-grounding.js";
 import { extractEntities, topicOf } from "../language/entities.js";
 import { resolveFirstPerson } from "./resolve-first-person.js";
 import { unitId } from "./unit-id.js";
+import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@1";
+export const RULE_ANCHORER_ID = "rule-anchorer@2";
+
+/** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
+const MIN_TIME_CONFIDENCE = 0.5;
 
 export interface RuleAnchorerOptions {
   /** How many words of the previous turn go into a unit's cue (0 turns cues off). */
@@ -22,7 +26,7 @@ export interface RuleAnchorerOptions {
  * as evidence and not counted in provenance.
  */
 export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer {
-  const cueWords = options.cueWords ?? 40;
+  const cueWords = options.cueWords ?? DEFAULT_CUE_WORDS;
   return {
     specificationVersion: "v1",
     id: RULE_ANCHORER_ID,
@@ -31,7 +35,9 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
       const participants = orderedParticipants(session.participants, turns);
       const units: MemoryUnit[] = turns.map((turn, i) => {
         const reference = turn.time ?? session.startTime;
-        const mentionedTimes: MentionedTime[] = groundTimeExpressions(turn.text, reference).map((g) => ({
+        const mentionedTimes: MentionedTime[] = groundTimeExpressions(turn.text, reference)
+          .filter((g) => g.confidence >= MIN_TIME_CONFIDENCE)
+          .map((g) => ({
           text: g.text,
           interval: g.interval,
           kind: g.kind,
@@ -51,7 +57,7 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           id: unitId(session.namespace, session.id, [turn.id], RULE_ANCHORER_ID),
           namespace: session.namespace,
           content: restate(turn, mentionedTimes),
-          cue: previous && cueWords > 0 ? `${previous.speaker}: ${firstWords(previous.text, cueWords)}` : "",
+          cue: cueFor(previous, cueWords),
           context,
           provenance: { sessionId: session.id, turnIds: [turn.id] },
           anchoredBy: RULE_ANCHORER_ID,
@@ -87,23 +93,4 @@ function inferEventTime(mentioned: readonly MentionedTime[]): EpisodicContext["e
 
 function withCaptions(turn: Turn): string {
   return [turn.text, ...(turn.attachments ?? []).map((a) => a.caption)].join(". ");
-}
-
-function orderedParticipants(declared: readonly string[], turns: readonly Turn[]): string[] {
-  return dedupe([...declared, ...turns.map((t) => t.speaker)]);
-}
-
-function dedupe(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return values.filter((v) => {
-    const key = v.toLowerCase();
-    if (!v || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function firstWords(text: string, n: number): string {
-  const words = text.split(/\s+/);
-  return words.length <= n ? text : `${words.slice(0, n).join(" ")} …`;
 }

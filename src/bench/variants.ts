@@ -1,10 +1,12 @@
-import { CONTENT_ONLY, type RecallSwitches } from "../retrieval/recall-pipeline.js";
+import { CONTENT_ONLY, RAMEM, type RecallSwitches } from "../retrieval/recall-pipeline.js";
 import { RamemError } from "../model/errors.js";
 
 export interface BenchVariant {
   name: string;
   description: string;
   switches: RecallSwitches;
+  /** Give every unit another unit's episodic context (fixed seed) before recall and rendering. */
+  shuffleContext?: boolean;
   /** How the generator sees the units: with coordinates, or flattened (SimpleMem-style). */
   rendering: "context" | "plain";
 }
@@ -12,6 +14,11 @@ export interface BenchVariant {
 /** Every variant is a switch setting of the one recall pipeline. */
 export const VARIANTS: readonly BenchVariant[] = [
   { name: "content-only", description: "SimpleMem-style baseline: same units, same fusion, no frame", switches: CONTENT_ONLY, rendering: "plain" },
+  { name: "ramem", description: "frame induction + selective reinstatement + context-preserved evidence", switches: RAMEM, rendering: "context" },
+  { name: "no-session-context", description: "ramem, but the session span does not count as a time coordinate", switches: { ...RAMEM, sessionContext: false }, rendering: "context" },
+  { name: "no-context-ranking", description: "ramem's frame is induced but not used to order", switches: { ...RAMEM, contextRanking: false }, rendering: "context" },
+  { name: "context-shuffle", description: "ramem on units whose episodic contexts were permuted among them (seed 42)", switches: RAMEM, shuffleContext: true, rendering: "context" },
+  { name: "no-context-preserved-generation", description: "ramem retrieval, evidence rendered as plain text (QA ablation)", switches: RAMEM, rendering: "plain" },
 ];
 
 export const BASELINE_VARIANT = "content-only";

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { ingestCommand } from "./commands/ingest.js";
 import { recallCommand } from "./commands/recall.js";
+import { askCommand } from "./commands/ask.js";
 import { statsCommand } from "./commands/stats.js";
 import { demoCommand } from "./commands/demo.js";
 import { benchCommand } from "./commands/bench.js";
@@ -16,6 +17,7 @@ const program = new Command("ramem")
   .addCommand(demoCommand())
   .addCommand(ingestCommand())
   .addCommand(recallCommand())
+  .addCommand(askCommand())
   .addCommand(statsCommand())
   .addCommand(benchCommand());
 
@@ -26,12 +28,27 @@ Examples:
   ramem demo
   ramem ingest --format locomo locomo10.json
   ramem recall --namespace conv-26 "When did Caroline go to the LGBTQ support group?"
+  ramem ask --namespace conv-26 "What did Caroline do after the adoption meeting?"
   ramem stats --json
 
 Environment:
   RAMEM_DB                    default for --db (else ./ramem.db)
-  RAMEM_EMBEDDINGS_BASE_URL   use an OpenAI-compatible embeddings endpoint instead of the offline model
-  RAMEM_LLM_BASE_URL          OpenAI-compatible chat endpoint (optional: answers and LLM anchoring)`,
+  RAMEM_EMBEDDINGS_MODEL      use an OpenAI-compatible embeddings endpoint instead of the offline model
+  RAMEM_EMBEDDINGS_BASE_URL   (with RAMEM_EMBEDDINGS_API_KEY) where that endpoint is; default OpenAI
+  RAMEM_LLM_MODEL             OpenAI-compatible chat model (optional: answers with \`ramem ask\`)
+  RAMEM_LLM_BASE_URL          (with RAMEM_LLM_API_KEY) e.g. http://127.0.0.1:11434/v1 for Ollama`,
 );
 
-await program.parseAsync(process.argv);
+// Usage errors (unknown option value, missing argument) are user errors: exit 2 like every other one.
+const withOverride = (cmd: Command): void => {
+  cmd.exitOverride();
+  cmd.commands.forEach(withOverride);
+};
+withOverride(program);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (!(err instanceof CommanderError)) throw err;
+  if (err.exitCode !== 0) process.stderr.write("  hint: every command explains its options: ramem <command> --help\n");
+  process.exitCode = err.exitCode === 0 ? 0 : 2;
+}

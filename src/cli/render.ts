@@ -1,4 +1,5 @@
 import type { RecallHit } from "../model/recall.js";
+import type { RecallFrame } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
 
 /** Human output for one recalled unit: content, then its episodic coordinates. */
@@ -15,7 +16,7 @@ export function renderHit(hit: RecallHit): string {
   return [
     `#${hit.rank}  [${unit.provenance.turnIds.join(", ")}] ${unit.content}`,
     `     ${coords.join(" | ")}`,
-    `     ${hit.reasons.join("; ")} · score ${hit.score.toFixed(4)}`,
+    `     ${hit.reasons.join("; ")} · content score ${hit.score.toFixed(4)}`,
   ].join("\n");
 }
 
@@ -30,4 +31,15 @@ export function hitToJson(hit: RecallHit) {
     channels: hit.channels,
     reasons: hit.reasons,
   };
+}
+
+/** One block saying what the query was read as: the need, each condition with its grounding, and whether the frame is used. */
+export function renderFrame(frame: RecallFrame): string {
+  const lines = [`frame: ${frame.active ? "active" : "inactive (content ranking only)"} · need: "${frame.need}"`];
+  if (frame.time) lines.push(`  time: ${frame.time.relation} ${describeInterval(frame.time.window)} ← "${frame.time.evidence}" (${frame.time.note}; confidence ${frame.time.confidence.toFixed(2)})`);
+  for (const [label, c] of [["participants", frame.participants], ["location", frame.location], ["entities", frame.entities]] as const) {
+    if (c) lines.push(`  ${label}: ${c.names.join(", ")} ← "${c.evidence}" (confidence ${c.confidence.toFixed(2)})`);
+  }
+  for (const n of frame.notes) lines.push(`  note: ${n}`);
+  return lines.join("\n");
 }

@@ -1,4 +1,4 @@
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { openMemory, EMBEDDER_NAMES, DEFAULT_DB_PATH, type EmbedderName } from "../open-memory.js";
 import type { Memory } from "../memory.js";
 import { RamemError } from "../model/errors.js";
@@ -14,7 +14,7 @@ export function addStoreOptions(cmd: Command): Command {
   return cmd
     .option("--db <path>", "SQLite file of the embedded store", process.env.RAMEM_DB ?? DEFAULT_DB_PATH)
     .addOption(
-      new Option("--embedder <name>", "embedding model (openai needs RAMEM_EMBEDDINGS_BASE_URL; default: openai when that is set, else use-lite, offline)").choices(
+      new Option("--embedder <name>", "embedding model (openai needs RAMEM_EMBEDDINGS_MODEL; default: openai when that is set, else use-lite, offline)").choices(
         EMBEDDER_NAMES as string[],
       ),
     )
@@ -28,7 +28,8 @@ export function openFromOptions(opts: CommonOptions): Promise<Memory> {
 export function parsePositiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new RamemError("BAD_OPTION", `${name} must be a positive integer, got "${value}"`);
+    // commander reports this as a usage error naming the option (exit 2 via main.ts).
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got "${value}".`);
     return n;
   };
 }
@@ -46,4 +47,10 @@ export async function runAction(json: boolean | undefined, body: () => Promise<v
     }
     throw err;
   }
+}
+
+export function parseIsoOption(name: string, value: string): string {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new RamemError("BAD_OPTION", `${name} must be an ISO date such as 2023-10-10 or 2023-10-10T12:00:00Z, got "${value}"`);
+  return new Date(t).toISOString();
 }

@@ -3,3 +3,4 @@ export * from "./conversation.js";
 export * from "./memory-unit.js";
 export * from "./recall.js";
 export * from "./errors.js";
+export * from "./recall-frame.js";

@@ -1,16 +1,25 @@
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import type { RecallHit } from "../model/recall.js";
+import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
+import type { RecallFrame } from "../model/recall-frame.js";
+import { induceFrame } from "../induction/induce-frame.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
+import { reinstate } from "./reinstate.js";
 import { toHits } from "./to-hits.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
 export interface RecallSwitches {
   /** false: the content-only baseline (no frame is induced). */
   frame: boolean;
+  /** false: no-context-ranking (frame induced and reported, order untouched). */
+  contextRanking: boolean;
+  /** false: no-session-context (only event and mentioned times match a time window). */
+  sessionContext: boolean;
 }
 
-export const CONTENT_ONLY: RecallSwitches = { frame: false };
+export const CONTENT_ONLY: RecallSwitches = { frame: false, contextRanking: false, sessionContext: true };
+export const RAMEM: RecallSwitches = { frame: true, contextRanking: true, sessionContext: true };
 
 export interface RecallRequest {
   namespace: string;
@@ -23,20 +32,62 @@ export interface RecallRequest {
   queryVector?: Float32Array;
   /** When the question was asked (ISO); grounds "last year" in frame induction. */
   questionDate?: string;
+  /**
+   * Replaces a unit's episodic context as the pipeline sees it. The
+   * context-shuffle ablation uses it to give units each other's contexts.
+   */
+  contextOverride?: (unit: MemoryUnit) => EpisodicContext;
 }
 
 export interface RecallOutcome {
   hits: RecallHit[];
+  frame: RecallFrame | null;
 }
 
+export const DEFAULT_POOL = 100;
+
+/** Stage 2 then stage 3: induce the frame, rank by content, reinstate the context-valid units first. */
 export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallOutcome> {
-  const pool = Math.max(request.pool ?? 100, request.k);
-  const ranked = await contentRecall(deps, request.query, {
+  const switches = request.switches ?? RAMEM;
+  const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
+  const frame = switches.frame ? await induceFor(deps, request) : null;
+  const ranking = await contentRecall(deps, request.query, {
     namespace: request.namespace,
     pool,
     ...(request.fusion ? { fusion: request.fusion } : {}),
     ...(request.queryVector ? { queryVector: request.queryVector } : {}),
   });
-  const top = ranked.slice(0, request.k);
-  return { hits: toHits(top, await deps.store.getUnits(request.namespace, top.map((c) => c.unitId))) };
+  const needsContext = frame?.active === true;
+  const ids = needsContext ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
+  const units = (await deps.store.getUnits(request.namespace, ids)).map((u) =>
+    request.contextOverride ? { ...u, context: request.contextOverride(u) } : u,
+  );
+  const contextOf = new Map(units.map((u) => [u.id, u.context]));
+  const chosen = reinstate(ranking, frame, (id) => contextOf.get(id), {
+    k: request.k,
+    contextRanking: switches.contextRanking,
+    sessionContext: switches.sessionContext,
+  });
+  return { hits: toHits(chosen, units), frame };
+}
+
+async function induceFor(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallFrame> {
+  const [history, sessions] = await Promise.all([deps.store.historyRange(request.namespace), deps.store.listSessions(request.namespace)]);
+  const knownPeople = [...new Set(sessions.flatMap((s) => s.participants))];
+  return induceFrame(request.query, {
+    history,
+    knownPeople,
+    ...(request.questionDate ? { questionDate: request.questionDate } : {}),
+    locateEvent: async (phrase) => {
+      const [best] = await contentRecall(deps, phrase, { namespace: request.namespace, pool: 5 });
+      if (!best) return null;
+      const [unit] = await deps.store.getUnits(request.namespace, [best.unitId]);
+      if (!unit) return null;
+      const s = unit.context.session;
+      return {
+        unitId: unit.id,
+        time: unit.context.eventTime ?? { start: s.start, end: s.end > s.start ? s.end : new Date(Date.parse(s.start) + 86_400_000).toISOString(), granularity: "day" },
+      };
+    },
+  });
 }

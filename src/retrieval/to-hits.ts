@@ -1,9 +1,9 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
-import type { ContentCandidate } from "./content-recall.js";
+import type { ReinstatedCandidate } from "./reinstate.js";
 
-/** Joins ranked candidates with their units; a reason line says which channels found each one. */
-export function toHits(ranked: readonly ContentCandidate[], units: readonly MemoryUnit[], extraReasons?: (c: ContentCandidate) => string[]): RecallHit[] {
+/** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
+export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[]): RecallHit[] {
   const byId = new Map(units.map((u) => [u.id, u]));
   const hits: RecallHit[] = [];
   for (const c of ranked) {
@@ -17,7 +17,7 @@ export function toHits(ranked: readonly ContentCandidate[], units: readonly Memo
       rank: hits.length + 1,
       score: c.score,
       channels: { ...(c.lexical ? { lexical: c.lexical } : {}), ...(c.dense ? { dense: c.dense } : {}) },
-      reasons: [`content: ${channels.join(", ")}`, ...(extraReasons?.(c) ?? [])],
+      reasons: [...(c.contextReasons.length ? [`context: ${c.contextReasons.join(", ")}`] : []), `content: ${channels.join(", ")}`],
     });
   }
   return hits;

@@ -25,7 +25,8 @@ export interface EvidencePack {
  * check whether a piece of evidence applies before using it.
  *
  * Format (documented in src/synthesis/README.md): units grouped by session in
- * chronological order, one header per session (id, date, participants), then
+ * chronological order, one header per session (id, date, participants — or the
+ * participants once on top when every session has the same), then
  * one line per unit: `[rank] turn-ids (event: when) content`. Grouping keeps
  * the session date — the stable coordinate — at one header per episode
  * instead of repeating it per unit, which is what keeps the pack small.
@@ -54,14 +55,21 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
     bySession.set(key, [...(bySession.get(key) ?? []), u]);
   }
   const groups = [...bySession.values()].sort((a, b) => a[0]!.context.session.start.localeCompare(b[0]!.context.session.start));
+  const whoOf = (group: readonly MemoryUnit[]) => group[0]!.context.participants.slice().sort().join(", ");
+  // In a long chat between the same people, naming them once beats naming them per session.
+  const everyone = new Set(groups.map(whoOf));
+  const shared = everyone.size === 1 ? [...everyone][0]! : null;
   const lines = [EVIDENCE_OPEN];
+  if (shared) lines.push(`participants in every session: ${shared}`);
   for (const group of groups) {
     const s = group[0]!.context.session;
-    const who = group[0]!.context.participants.slice().sort().join(", ");
+    const who = shared === null ? whoOf(group) : "";
     lines.push(`## ${s.sessionId} · ${sessionDate(s.start, s.end)}${who ? ` · ${who}` : ""}`);
     for (const u of group.sort((a, b) => turnOrder(a) - turnOrder(b))) {
       const coords = [u.provenance.turnIds.join(",")];
-      if (u.context.eventTime) coords.push(`event: ${describeInterval(u.context.eventTime)}`);
+      const event = u.context.eventTime ? describeInterval(u.context.eventTime) : null;
+      // The rule anchorer already resolves times inline ("yesterday (7 May 2023)"): say it once.
+      if (event && !u.content.includes(event)) coords.push(`event: ${event}`);
       if (u.context.location) coords.push(`at: ${u.context.location}`);
       lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${defuse(u.content)}`);
     }
@@ -74,10 +82,10 @@ function renderPlain(units: readonly MemoryUnit[]): string {
   return [EVIDENCE_OPEN, ...units.map((u, i) => `[${i + 1}] ${defuse(u.content)}`), EVIDENCE_CLOSE].join("\n");
 }
 
+/** The day is what temporal questions need; the clock time costs tokens and rarely matters. */
 function sessionDate(start: string, end: string): string {
-  const day = describeInterval({ start, end: new Date(Date.parse(start) + 86_400_000).toISOString(), granularity: "day" });
-  const time = start.slice(11, 16);
-  return time === "00:00" && start.slice(0, 10) === end.slice(0, 10) ? day : `${day} ${time}`;
+  const day = (iso: string) => describeInterval({ start: iso, end: new Date(Date.parse(iso) + 86_400_000).toISOString(), granularity: "day" });
+  return start.slice(0, 10) === end.slice(0, 10) ? day(start) : `${day(start)} – ${day(end)}`;
 }
 
 /** Position in the conversation; turn ids are opaque strings, so the trailing number is the best order there is. */

@@ -21,6 +21,7 @@ import {
 } from "../metrics/index.js";
 import { BASELINE_VARIANT, resolveVariants, type BenchVariant } from "../variants.js";
 import { prepareBench } from "../prepare-bench.js";
+import { shuffledContexts } from "../shuffle-contexts.js";
 
 export interface LocomoBenchOptions {
   dataPath: string;
@@ -86,6 +87,10 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
   const perVariant = new Map<string, { rows: QuestionRetrieval[]; units: Map<string, MemoryUnit[]> }>(
     scored.map((v) => [v.name, { rows: [], units: new Map() }]),
   );
+  const shuffles = new Map<string, (u: MemoryUnit) => MemoryUnit["context"]>();
+  if (scored.some((v) => v.shuffleContext)) {
+    for (const c of prepared.conversations) shuffles.set(c.namespace, shuffledContexts(await memory.store.listUnits(c.namespace)));
+  }
   for (const [i, q] of questions.entries()) {
     const sessions = prepared.sessionOfTurn.get(q.namespace)!;
     const evidenceTurnIds = q.evidence.filter((t) => sessions.has(t));
@@ -96,6 +101,8 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
         k: depth,
         switches: v.switches,
         queryVector: prepared.queryVectors.get(q.question)!,
+        ...(q.questionDate ? { questionDate: q.questionDate } : {}),
+        ...(v.shuffleContext ? { contextOverride: shuffles.get(q.namespace)! } : {}),
       });
       const slot = perVariant.get(v.name)!;
       slot.units.set(q.id, hits.map((h) => h.unit));
@@ -137,6 +144,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
     results.push(result);
   }
 
+  await memory.close();
   return {
     data: options.dataPath,
     ks: options.ks,

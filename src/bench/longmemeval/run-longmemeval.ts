@@ -76,6 +76,7 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
     }
     options.onProgress?.(i + 1, prepared.questions.length, "questions recalled");
   }
+  await prepared.memory.close();
   return {
     data: options.dataPath,
     ks: options.ks,

@@ -12,7 +12,7 @@ import { runLongMemEvalBench } from "../../bench/longmemeval/run-longmemeval.js"
 import { longMemEvalTables, writeLongMemEvalReport } from "../../bench/report/longmemeval-report.js";
 import { VARIANTS } from "../../bench/variants.js";
 import { createProgress } from "../progress.js";
-import { runAction } from "../shared.js";
+import { parsePositiveInt, runAction } from "../shared.js";
 
 interface BenchCliOptions {
   data: string;
@@ -22,7 +22,7 @@ interface BenchCliOptions {
   cache: string;
   embedder: "use-lite" | "hash";
   json?: boolean;
-  qaLimit?: string;
+  qaLimit?: number;
   conversations?: string;
   quiet?: boolean;
 }
@@ -63,7 +63,7 @@ export function benchCommand(): Command {
       ),
       "5,10,20,30",
     )
-      .option("--qa-limit <n>", "answer at most n questions per category with the LLM")
+      .option("--qa-limit <n>", "answer at most n questions per category with the LLM", parsePositiveInt("--qa-limit"))
       .option("--conversations <ids>", "only these sample ids, comma-separated (e.g. conv-26)")
       .action(async (opts: BenchCliOptions) =>
         runAction(opts.json, async () => {
@@ -77,7 +77,7 @@ export function benchCommand(): Command {
             embedder: await embedderFor(opts.embedder),
             anchorer: createRuleAnchorer(),
             ...(llmConfig ? { languageModel: createOpenAICompatibleLanguageModel(llmConfig) } : {}),
-            ...(opts.qaLimit ? { qaLimit: Number(opts.qaLimit) } : {}),
+            ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
             ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),
           });
@@ -101,8 +101,8 @@ export function benchCommand(): Command {
       ),
       "1,3,5,10,30,50",
     )
-      .option("--limit <n>", "only the first n questions")
-      .action(async (opts: BenchCliOptions & { limit?: string }) =>
+      .option("--limit <n>", "only the first n questions", parsePositiveInt("--limit"))
+      .action(async (opts: BenchCliOptions & { limit?: number }) =>
         runAction(opts.json, async () => {
           const progress = createProgress("questions", { quiet: opts.quiet ?? false });
           const result = await runLongMemEvalBench({
@@ -112,7 +112,7 @@ export function benchCommand(): Command {
             cacheDir: opts.cache,
             embedder: await embedderFor(opts.embedder),
             anchorer: createRuleAnchorer(),
-            ...(opts.limit ? { limit: Number(opts.limit) } : {}),
+            ...(opts.limit ? { limit: opts.limit } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),
           });
           progress.stop();

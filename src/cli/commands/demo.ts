@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openMemory, type EmbedderName } from "../../open-memory.js";
 import { readConversationFile } from "../../formats/conversation-file.js";
-import { hitToJson, renderHit } from "../render.js";
-import { runAction } from "../shared.js";
+import { hitToJson, renderFrame, renderHit } from "../render.js";
+import { parsePositiveInt, runAction } from "../shared.js";
 
 export const SAMPLE_FILE = fileURLToPath(new URL("../../../examples/sample-conversation.json", import.meta.url));
 
 const DEMO_QUERIES = [
+  "What did Nadia do in Lisbon in 2023?",
   "When did Nadia go to Lisbon?",
   "What happened with Tom's pottery?",
   "What did Tom adopt?",
@@ -21,7 +22,7 @@ export function demoCommand(): Command {
     .description(`Ingest the bundled sample conversation (${"examples/sample-conversation.json"}) and run a few recalls. Offline, a few seconds.`)
     .option("--db <path>", "keep the demo store in this SQLite file (default: a temporary file, removed afterwards)")
     .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
-    .option("-k, --k <n>", "units per query", (v) => Number(v), 3)
+    .option("-k, --k <n>", "units per query", parsePositiveInt("--k"), 3)
     .option("--json", "machine-readable output")
     .action(async (opts: { db?: string; embedder: EmbedderName; k: number; json?: boolean }) =>
       runAction(opts.json, async () => {
@@ -33,16 +34,16 @@ export function demoCommand(): Command {
           const report = await memory.ingest(sessions);
           const namespace = sessions[0]!.session.namespace;
           const results = [];
-          for (const query of DEMO_QUERIES) results.push({ query, hits: await memory.recall(query, { namespace, k: opts.k }) });
+          for (const query of DEMO_QUERIES) results.push({ query, ...(await memory.recall(query, { namespace, k: opts.k })) });
           if (opts.json) {
-            process.stdout.write(`${JSON.stringify({ ingest: report, results: results.map((r) => ({ query: r.query, hits: r.hits.map(hitToJson) })) })}\n`);
+            process.stdout.write(`${JSON.stringify({ ingest: report, results: results.map((r) => ({ query: r.query, frame: r.frame, hits: r.hits.map(hitToJson) })) })}\n`);
             return;
           }
           process.stdout.write(
             `ramem demo — ${report.sessions} sessions, ${report.turns} turns → ${report.unitsWritten} memory units ` +
               `(embedder ${memory.embedder.id}, store ${memory.store.location}, ${report.seconds.toFixed(1)} s)\n`,
           );
-          for (const r of results) process.stdout.write(`\n? ${r.query}\n${r.hits.map(renderHit).join("\n")}\n`);
+          for (const r of results) process.stdout.write(`\n? ${r.query}\n${r.frame ? `${renderFrame(r.frame)}\n` : ""}${r.hits.map(renderHit).join("\n")}\n`);
         } finally {
           await memory.close();
           if (dir) rmSync(dir, { recursive: true, force: true });

@@ -46,7 +46,7 @@ export function ingestCommand(): Command {
               `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s)\n` +
               `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n`,
           );
-          for (const w of result.warnings.slice(0, 20)) process.stderr.write(`warning: ${w}\n`);
+          for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) process.stderr.write(`warning: ${w}\n`);
         }
       } finally {
         progress.stop();

@@ -1,9 +1,13 @@
 import { Command } from "commander";
 import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
-import { hitToJson, renderHit } from "../render.js";
+import { hitToJson, renderFrame, renderHit } from "../render.js";
+import { CONTENT_ONLY } from "../../retrieval/recall-pipeline.js";
+import { parseIsoOption } from "../shared.js";
 
 interface RecallCliOptions extends CommonOptions {
   k: number;
+  questionDate?: string;
+  contentOnly?: boolean;
 }
 
 export function recallCommand(): Command {
@@ -12,14 +16,21 @@ export function recallCommand(): Command {
       .description("Recall the memory units that best answer a query, each with its episodic context and why it was chosen.")
       .argument("<query>", "question or topic, e.g. \"When did Caroline go to the support group?\"")
       .option("--namespace <ns>", "namespace to search", "default")
-      .option("-k, --k <n>", "how many units to return", parsePositiveInt("--k"), 10),
+      .option("-k, --k <n>", "how many units to return", parsePositiveInt("--k"), 10)
+      .option("--question-date <iso>", "when the question is asked (grounds \"last year\", \"two weeks ago\")")
+      .option("--content-only", "skip the recall frame: plain content ranking (the baseline)"),
   ).action(async (query: string, opts: RecallCliOptions) =>
     runAction(opts.json, async () => {
       const memory = await openFromOptions(opts);
       try {
-        const hits = await memory.recall(query, { k: opts.k, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+        const { hits, frame } = await memory.recall(query, {
+          k: opts.k,
+          ...(opts.namespace ? { namespace: opts.namespace } : {}),
+          ...(opts.questionDate ? { questionDate: parseIsoOption("--question-date", opts.questionDate) } : {}),
+          ...(opts.contentOnly ? { switches: CONTENT_ONLY } : {}),
+        });
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, hits: hits.map(hitToJson) })}\n`);
+          process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, hits: hits.map(hitToJson) })}\n`);
         } else if (hits.length === 0) {
           const namespaces = await memory.store.listNamespaces();
           process.stdout.write(
@@ -27,6 +38,7 @@ export function recallCommand(): Command {
               (namespaces.length ? ` Namespaces in ${memory.store.location}: ${namespaces.slice(0, 20).join(", ")}\n` : ` ${memory.store.location} is empty: run \`ramem ingest FILE\` first.\n`),
           );
         } else {
+          if (frame) process.stdout.write(`${renderFrame(frame)}\n`);
           process.stdout.write(`${hits.map(renderHit).join("\n")}\n`);
         }
       } finally {

@@ -1,0 +1,41 @@
+// Measures content-only Recall@10 on LoCoMo for several fusion weights, on the
+// benchmark's cached store (run `ramem bench locomo` once first). This is how
+// DEFAULT_FUSION was chosen; see README › Benchmarks.
+//   node --import tsx scripts/tune-fusion.ts .ramem-cache/<store>.db ../shared/datasets/locomo/locomo10.json
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
+import { contentRecall, type FusionWeights } from "../src/retrieval/content-recall.js";
+import { readConversationFile } from "../src/formats/conversation-file.js";
+import { embedWithCache } from "../src/bench/vector-cache.js";
+import { summarizeRetrieval, type QuestionRetrieval } from "../src/bench/metrics/index.js";
+
+const [dbPath, dataPath] = process.argv.slice(2);
+if (!dbPath || !dataPath) throw new Error("usage: tune-fusion.ts STORE.db LOCOMO.json");
+const store = await openSqliteStore(dbPath, { readonly: true });
+const embedder = await createUseLiteEmbedder();
+const { conversations } = await readConversationFile(dataPath, { format: "locomo" });
+const questions = conversations.flatMap((c) => c.questions ?? []).filter((q) => Number(q.category) <= 4 && q.evidence.length);
+const vectors = await embedWithCache(embedder, dbPath.replace(/\.db$/, ".queries.json"), questions.map((q) => q.question));
+const grid: FusionWeights[] = [
+  { lexical: 1, dense: 0, rrfK: 60 },
+  { lexical: 0, dense: 1, rrfK: 60 },
+  { lexical: 1, dense: 1, rrfK: 60 },
+  { lexical: 1, dense: 0.5, rrfK: 60 },
+  { lexical: 1, dense: 0.3, rrfK: 60 },
+  { lexical: 1, dense: 0.5, rrfK: 20 },
+  { lexical: 1, dense: 0.7, rrfK: 20 },
+  { lexical: 1, dense: 0.4, rrfK: 10 },
+  { lexical: 1, dense: 0.5, rrfK: 10 },
+  { lexical: 1, dense: 0.3, rrfK: 5 },
+  { lexical: 1, dense: 0.5, rrfK: 5 },
+];
+for (const fusion of grid) {
+  const rows: QuestionRetrieval[] = [];
+  for (const q of questions) {
+    const ranked = await contentRecall({ store, embedder }, q.question, { namespace: q.namespace, pool: 30, fusion, queryVector: vectors.get(q.question)! });
+    const units = await store.getUnits(q.namespace, ranked.map((c) => c.unitId));
+    rows.push({ questionId: q.id, category: Number(q.category), evidenceTurnIds: q.evidence, evidenceSessionIds: [], ranked: units.map((u) => ({ unitId: u.id, sessionId: u.provenance.sessionId, turnIds: u.provenance.turnIds })) });
+  }
+  const s = summarizeRetrieval(rows, [10, 20]);
+  console.log(JSON.stringify(fusion), "R@10", s.overall[10]!.recall.toFixed(4), "R@20", s.overall[20]!.recall.toFixed(4));
+}

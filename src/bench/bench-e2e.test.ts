@@ -1,0 +1,198 @@
+/**
+ * The benchmark harness end to end on tiny synthetic files in the LoCoMo and
+ * LongMemEval formats (src/bench/testing/), with the hash embedder, a temp
+ * cache and, for QA, the fake OpenAI-compatible server.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runLocomoBench, type LocomoBenchResult } from "./locomo/run-locomo.js";
+import { runLongMemEvalBench } from "./longmemeval/run-longmemeval.js";
+import { writeLocomoReport, locomoTables } from "./report/locomo-report.js";
+import { writeLongMemEvalReport } from "./report/longmemeval-report.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import { createRuleAnchorer } from "../anchoring/rule-anchorer.js";
+import { createOpenAICompatibleLanguageModel } from "../providers/openai-compatible/index.js";
+import { startFakeOpenAIServer } from "../testing/fake-openai-server.js";
+import { RamemError } from "../model/errors.js";
+import type { Embedder } from "../providers/embedder.js";
+
+const LOCOMO = fileURLToPath(new URL("./testing/locomo-tiny.json", import.meta.url));
+const LONGMEMEVAL = fileURLToPath(new URL("./testing/longmemeval-tiny.json", import.meta.url));
+const KS = [1, 5, 10];
+
+/** The hash embedder, counting every text it embeds (same id, so the cache key is the same). */
+function countingEmbedder(): Embedder & { texts: number } {
+  const inner = createHashEmbedder();
+  const e = {
+    ...inner,
+    texts: 0,
+    embed(texts: readonly string[]) {
+      e.texts += texts.length;
+      return inner.embed(texts);
+    },
+  };
+  return e;
+}
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "ramem-bench-test-"));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("LoCoMo bench", () => {
+  let cache: string;
+  let first: LocomoBenchResult;
+  let firstEmbeds: number;
+  before(async () => {
+    cache = join(dir, "locomo-cache");
+    const embedder = countingEmbedder();
+    first = await runLocomoBench({ dataPath: LOCOMO, ks: KS, variants: ["content-only"], cacheDir: cache, embedder, anchorer: createRuleAnchorer() });
+    firstEmbeds = embedder.texts;
+  });
+
+  test("recall per K, dropped evidence, confusable subset, tokens@K; QA skipped without an LLM", () => {
+    assert.equal(first.questions, 8);
+    assert.deepEqual(first.ks, KS);
+    const v = first.variants.find((x) => x.name === "content-only")!;
+    assert.ok(v, "the baseline is reported");
+    // 7 scored questions: categories 1-4 with evidence; the category 5 one is skipped.
+    assert.equal(v.retrieval.evaluated, 7);
+    assert.equal(v.retrieval.skipped.category, 1);
+    for (const k of KS) {
+      const m = v.retrieval.overall[k]!;
+      assert.equal(m.n, 7);
+      assert.ok(m.recall >= 0 && m.recall <= 1, `R@${k} in [0, 1]`);
+      assert.ok(v.tokensAtK[k]! > 0, `tokens@${k} > 0`);
+    }
+    assert.ok(v.retrieval.overall[1]!.recall <= v.retrieval.overall[5]!.recall, "recall does not fall as K grows");
+    assert.equal(v.retrieval.overall[10]!.recall, 1, "with K=10 every evidence turn of this tiny file is found");
+    assert.ok(v.tokensAtK[1]! < v.tokensAtK[10]!, "more units, more tokens");
+    for (const c of [1, 2, 3, 4]) assert.ok(v.retrieval.perCategory[c]?.[5], `category ${c} reported`);
+    assert.equal(v.retrieval.perCategory[5], undefined, "category 5 is not scored for retrieval");
+
+    // "D:1:3" and "D2:2; D3:1" are repaired; the dangling "D3:9" is dropped and listed.
+    assert.equal(first.evidence.dropped, 1);
+    assert.equal(first.evidence.repaired, 2);
+    assert.deepEqual(first.evidence.droppedIds, [{ questionId: "orchard-1:q5", raw: "D3:9", reason: "no turn D3:9 in orchard-1 (session 3 has 2 turns)" }]);
+
+    // Teo's "Porto lighthouse and the fort" turn (session 2) is a distractor for the Porto questions.
+    assert.equal(first.confusable.k, 20);
+    assert.equal(first.confusable.size, first.confusable.ids.length);
+    assert.ok(first.confusable.size >= 1, "the distractor in session 2 makes at least one question confusable");
+    assert.equal(v.distraction.size, first.confusable.size);
+
+    assert.equal(v.qa, undefined);
+    assert.match(first.qaSkipped ?? "", /no LLM configured/);
+    assert.match(locomoTables(first), /QA skipped: no LLM configured/);
+    assert.ok(firstEmbeds >= 13 + 8, "the first run embeds every unit and every question");
+  });
+
+  test("a second run reuses the cache: nothing is embedded or ingested again", async () => {
+    const embedder = countingEmbedder();
+    const second = await runLocomoBench({ dataPath: LOCOMO, ks: KS, variants: ["content-only"], cacheDir: cache, embedder, anchorer: createRuleAnchorer() });
+    assert.equal(embedder.texts, 0, "no unit and no question embedded again");
+    assert.equal(second.cachePath, first.cachePath);
+    assert.ok(existsSync(second.cachePath));
+    assert.deepEqual(second.variants.map((v) => v.retrieval), first.variants.map((v) => v.retrieval), "same results from the cache");
+  });
+
+  test("writeLocomoReport writes report.md, results.json and recall-at-k.svg", () => {
+    const out = join(dir, "locomo-out");
+    const files = writeLocomoReport(first, out, "ramem bench locomo --data tiny");
+    assert.deepEqual(files.map((f) => f.slice(out.length + 1)).sort(), ["recall-at-k.svg", "report.md", "results.json"]);
+    const md = readFileSync(join(out, "report.md"), "utf8");
+    assert.match(md, /Command: `ramem bench locomo --data tiny`/);
+    assert.match(md, /Evidence ids dropped: 1, repaired: 2/);
+    assert.match(md, /orchard-1:q5: "D3:9" — no turn D3:9/);
+    assert.match(md, /\| content-only \| /);
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    assert.equal(results.command, "ramem bench locomo --data tiny");
+    assert.equal(results.questions, 8);
+    assert.equal(results.variants[0].retrieval.overall["10"].recall, first.variants[0]!.retrieval.overall[10]!.recall);
+    const svg = readFileSync(join(out, "recall-at-k.svg"), "utf8");
+    assert.match(svg, /^<svg[\s>]/);
+    assert.match(svg, /content-only/);
+  });
+
+  test("an unknown variant is a clear RamemError", async () => {
+    await assert.rejects(
+      runLocomoBench({ dataPath: LOCOMO, ks: KS, variants: ["content-only", "telepathy"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer() }),
+      (err: unknown) => {
+        assert.ok(err instanceof RamemError);
+        assert.equal(err.code, "UNKNOWN_VARIANT");
+        assert.match(err.message, /telepathy/);
+        assert.match(err.hint ?? "", /content-only/);
+        return true;
+      },
+    );
+  });
+
+  test("with an LLM the QA is scored: both F1 variants and the LLM calls", async () => {
+    const server = await startFakeOpenAIServer({
+      chat: (body) => {
+        const last = String(body.messages.at(-1)?.content ?? "");
+        if (/What pet did Teo adopt\?/.test(last)) return "a grey rabbit named Pebble\nSources: [1]";
+        if (/Where is Noor's pottery course\?/.test(last)) return "at the community centre\nSources: [1]";
+        return "No information available";
+      },
+    });
+    try {
+      const llm = createOpenAICompatibleLanguageModel({ baseURL: server.url, model: "fake-qa", maxRetries: 0 });
+      const r = await runLocomoBench({ dataPath: LOCOMO, ks: KS, variants: ["content-only"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer(), languageModel: llm });
+      assert.equal(r.qaSkipped, null);
+      const qa = r.variants[0]!.qa!;
+      assert.ok(qa, "QA reported");
+      const chats = server.requests.filter((q) => q.path === "/v1/chat/completions");
+      assert.equal(qa.calls, 8, "one call per question, category 5 included");
+      assert.equal(chats.length, qa.calls, "calls counted as made");
+      assert.equal(qa.answered, 8);
+      assert.ok(qa.promptTokens > 0 && qa.completionTokens > 0);
+      assert.ok(Number.isFinite(qa.official.average) && Number.isFinite(qa.simplemem.average), "both F1 variants present");
+      // Two single-hop answers out of three are exact: category 4 F1 = 2/3 under both metrics.
+      assert.ok(Math.abs(qa.perCategory[4]!.official - 2 / 3) < 1e-9, `official cat 4 = ${qa.perCategory[4]!.official}`);
+      assert.ok(Math.abs(qa.perCategory[4]!.simplemem - 2 / 3) < 1e-9, `SimpleMem cat 4 = ${qa.perCategory[4]!.simplemem}`);
+      assert.equal(qa.perCategory[5]!.n, 1);
+      assert.ok(qa.official.average > 0 && qa.official.average < 1);
+      assert.match(locomoTables(r), /F1 official avg/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("LongMemEval bench", () => {
+  test("session- and turn-level recall_any@k, abstention skipped, report written", async () => {
+    const cache = join(dir, "lme-cache");
+    const r = await runLongMemEvalBench({ dataPath: LONGMEMEVAL, ks: [1, 3, 5], variants: ["content-only"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer() });
+    assert.equal(r.questions, 3);
+    const v = r.variants[0]!;
+    assert.equal(v.name, "content-only");
+    for (const level of [v.session, v.turn]) {
+      assert.equal(level.skippedAbstention, 1, "tiny-car_abs is skipped");
+      assert.equal(level.evaluated, 2);
+      for (const k of [1, 3, 5]) {
+        const m = level.overall[k]!;
+        assert.equal(m.n, 2);
+        for (const x of [m.recallAny, m.recallAll, m.ndcgAny]) assert.ok(x >= 0 && x <= 1);
+      }
+      assert.deepEqual(Object.keys(level.perType).sort(), ["multi-session", "single-session-user"]);
+    }
+    // Haystacks of at most 3 sessions: at k=3 every answer session is in.
+    assert.equal(v.session.overall[3]!.recallAny, 1);
+    assert.equal(v.session.overall[3]!.recallAll, 1);
+    assert.equal(v.turn.overall[5]!.recallAny, 1);
+    assert.ok(v.session.overall[1]!.recallAll <= v.session.overall[3]!.recallAll);
+
+    const files = writeLongMemEvalReport(r, join(dir, "lme-out"), "ramem bench longmemeval --data tiny");
+    assert.equal(files.length, 2);
+    const md = readFileSync(files.find((f) => f.endsWith(".md"))!, "utf8");
+    assert.match(md, /3 questions, 1 abstention questions skipped/);
+    assert.match(md, /\| content-only \| session \| overall \(n=2\)/);
+    assert.match(md, /\| content-only \| turn \| multi-session \(n=1\)/);
+  });
+});

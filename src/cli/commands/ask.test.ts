@@ -1,0 +1,102 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openMemory } from "../../open-memory.js";
+import { startFakeOpenAIServer } from "../../testing/fake-openai-server.js";
+import { NO_LLM_NOTE } from "./ask.js";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const root = join(here, "../../..");
+
+/**
+ * Runs the command in a child process (real stdout, stderr, exit code) while
+ * the fake server keeps answering in this one, hence async execFile.
+ */
+function runAsk(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = `import { askCommand } from ${JSON.stringify(join(here, "ask.ts"))}; await askCommand().parseAsync(process.argv.slice(1), { from: "user" });`;
+  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("RAMEM_") && k !== "OPENAI_API_KEY")) as Record<string, string>;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script, "--", ...args],
+      { cwd: root, env: { ...cleanEnv, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function withDb(run: (db: string) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-ask-"));
+  const db = join(dir, "test.db");
+  try {
+    const memory = await openMemory({ db, embedder: "hash", languageModel: null, env: {} });
+    await memory.ingest([
+      {
+        session: { id: "S1", namespace: "conv", startTime: "2023-05-08T13:56:00.000Z", endTime: "2023-05-08T13:56:00.000Z", participants: ["Caroline", "Melanie"] },
+        turns: [
+          { id: "D1:1", speaker: "Caroline", text: "I went to a LGBTQ support group yesterday and it was powerful." },
+          { id: "D1:2", speaker: "Melanie", text: "I painted a sunrise over the lake last week." },
+        ],
+      },
+    ]);
+    await memory.close();
+    await run(db);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const question = "When did Caroline go to the support group?";
+
+test("ramem ask without an LLM prints the evidence pack and says how to get an answer", async () => {
+  await withDb(async (db) => {
+    const out = await runAsk([question, "--db", db, "--embedder", "hash", "--namespace", "conv"], {});
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /^<memories>\nparticipants in every session: Caroline, Melanie\n## S1 · 8 May 2023\n/);
+    assert.match(out.stdout, /support group yesterday \(7 May 2023\)/);
+    assert.match(out.stdout, /<\/memories>\n$/);
+    assert.ok(out.stderr.includes(NO_LLM_NOTE));
+  });
+});
+
+test("ramem ask with an LLM prints the answer and the cited memories; --json carries both", async () => {
+  const server = await startFakeOpenAIServer({ chat: () => "7 May 2023\nSources: [1]" });
+  try {
+    await withDb(async (db) => {
+      const env = { RAMEM_LLM_BASE_URL: server.url, RAMEM_LLM_MODEL: "fake" };
+      const args = [question, "--db", db, "--embedder", "hash", "--namespace", "conv", "--k", "2", "--question-date", "2023-06-20"];
+      const out = await runAsk(args, env);
+      assert.equal(out.code, 0, out.stderr);
+      const [answer, blank, heading, cited] = out.stdout.split("\n");
+      assert.equal(answer, "7 May 2023");
+      assert.equal(blank, "");
+      assert.equal(heading, "cited memories:");
+      assert.match(cited!, /^#1 {2}\[D1:1\] Caroline/);
+      assert.ok(!out.stderr.includes(NO_LLM_NOTE));
+      assert.match(server.requests[0]!.body.messages[1].content, /Question \(asked on 2023-06-20\): When did Caroline/);
+
+      const json = await runAsk([...args, "--json"], env);
+      assert.equal(json.code, 0, json.stderr);
+      const parsed = JSON.parse(json.stdout);
+      assert.equal(parsed.answer, "7 May 2023");
+      assert.equal(parsed.llmConfigured, true);
+      assert.equal(parsed.questionDate, "2023-06-20T00:00:00.000Z");
+      assert.deepEqual(parsed.cited, [{ rank: 1, unitId: parsed.hits[0].id, turnIds: ["D1:1"] }]);
+      assert.equal(parsed.hits.length, 2);
+      assert.match(parsed.evidence.text, /^<memories>/);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test("ramem ask: a bad --question-date is a user error", async () => {
+  const out = await runAsk([question, "--question-date", "someday", "--db", join(tmpdir(), "ramem-never-created.db")], {});
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /^error: --question-date must be an ISO date/);
+  assert.doesNotMatch(out.stderr, /at .*\.ts:\d+/, "no stack trace");
+});

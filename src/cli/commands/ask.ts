@@ -1,0 +1,94 @@
+import { Command } from "commander";
+import { addStoreOptions, openFromOptions, parseIsoOption, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { hitToJson, renderFrame, renderHit } from "../render.js";
+import { askMemory } from "../../synthesis/ask.js";
+import type { RecallFrame } from "../../model/recall-frame.js";
+
+interface AskCliOptions extends CommonOptions {
+  k: number;
+  maxTokens: number;
+  questionDate?: string;
+}
+
+export const NO_LLM_NOTE = "no LLM configured: set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL to get an answer";
+
+export function askCommand(): Command {
+  return addStoreOptions(
+    new Command("ask")
+      .description(
+        "Answer a question from memory: recall, render the evidence pack (memories with their session, date and event time), and let the LLM answer from it with sources. Without an LLM, prints the evidence pack.",
+      )
+      .argument("<question>", "e.g. \"When did Caroline go to the support group?\"")
+      .option("--namespace <ns>", "namespace to search", "default")
+      .option("-k, --k <n>", "how many units to recall", parsePositiveInt("--k"), 10)
+      .option("--max-tokens <n>", "token budget of the evidence pack (lowest-ranked memories are dropped to fit)", parsePositiveInt("--max-tokens"), 1500)
+      .option("--question-date <iso>", "when the question is asked, e.g. 2023-06-20 (grounds \"last year\", \"two weeks ago\")"),
+  ).action(async (question: string, opts: AskCliOptions) =>
+    runAction(opts.json, async () => {
+      // Checked inside runAction so a bad date is a user error (exit 2), not a stack trace.
+      const questionDate = opts.questionDate ? parseIsoOption("--question-date", opts.questionDate) : undefined;
+      const memory = await openFromOptions(opts);
+      try {
+        const namespace = opts.namespace ?? memory.defaultNamespace;
+        // askMemory needs only the hits; the frame is kept to show why they were chosen.
+        let frame: RecallFrame | null = null;
+        const result = await askMemory(
+          {
+            recall: async (q, o) => {
+              const outcome = await memory.recall(q, o);
+              frame = outcome.frame;
+              return outcome.hits;
+            },
+            ...(memory.languageModel ? { languageModel: memory.languageModel } : {}),
+          },
+          question,
+          { namespace, k: opts.k, maxTokens: opts.maxTokens, ...(questionDate ? { questionDate } : {}) },
+        );
+
+        if (opts.json) {
+          process.stdout.write(
+            `${JSON.stringify({
+              question,
+              namespace,
+              k: opts.k,
+              questionDate: questionDate ?? null,
+              frame,
+              llmConfigured: result.llmConfigured,
+              answer: result.answer,
+              cited: result.cited,
+              evidence: { text: result.evidence.text, tokens: result.evidence.tokens, included: result.evidence.included.length, dropped: result.evidence.dropped },
+              hits: result.hits.map(hitToJson),
+              ...(result.usage ? { usage: result.usage } : {}),
+            })}\n`,
+          );
+          return;
+        }
+
+        if (result.hits.length === 0) {
+          const namespaces = await memory.store.listNamespaces();
+          process.stderr.write(
+            `no memories matched in namespace "${namespace}".` +
+              (namespaces.length ? ` Namespaces in ${memory.store.location}: ${namespaces.slice(0, 20).join(", ")}\n` : ` ${memory.store.location} is empty: run \`ramem ingest FILE\` first.\n`),
+          );
+        }
+        // TypeScript does not see the assignment inside the callback and narrows `frame` to null.
+        const shownFrame = frame as RecallFrame | null;
+        if (shownFrame && result.hits.length) process.stderr.write(`${renderFrame(shownFrame)}\n`);
+        if (!result.llmConfigured) {
+          // The pack alone on stdout, so it can be piped into another model's prompt.
+          process.stdout.write(`${result.evidence.text}\n`);
+          process.stderr.write(`${NO_LLM_NOTE}\n`);
+          return;
+        }
+        const byRank = new Map(result.hits.map((h) => [h.rank, h]));
+        const cited = result.cited.map((c) => byRank.get(c.rank)).filter((h) => h !== undefined);
+        const lines = [result.answer ?? "", ""];
+        if (cited.length) lines.push("cited memories:", ...cited.map(renderHit));
+        else if (result.hits.length) lines.push("(the model cited no memories)");
+        process.stdout.write(`${lines.join("\n").trimEnd()}\n`);
+      } finally {
+        await memory.close();
+      }
+    }),
+  );
+}

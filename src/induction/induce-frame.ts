@@ -1,0 +1,149 @@
+/**
+ * Recall condition induction (RaMem stage 2): splits a query into its
+ * information need and the recall frame valid evidence must satisfy. Rules and
+ * thresholds are in README.md beside this file. No model calls: it runs once
+ * per benchmark question and must stay in the low milliseconds.
+ */
+import { ACTIVATION_CONFIDENCE, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
+import { describeInterval, type TimeInterval } from "../model/time.js";
+import { induceDateCondition } from "./date-condition.js";
+import { findEventAnchor } from "./event-anchor.js";
+import { matchParticipants } from "./participants.js";
+import { findProperNouns } from "./proper-nouns.js";
+
+export interface InductionContext {
+  /** Earliest session start / latest session end of the namespace (ISO). */
+  history: { start: string; end: string } | null;
+  /** When the question was asked (ISO), if known. */
+  questionDate?: string;
+  /** Names the store knows as speakers/participants in this namespace (e.g. ["Caroline", "Melanie"]). */
+  knownPeople: string[];
+  /** Optional: finds the memory of an anchor event ("the adoption meeting") and its time; used for before/after <event>. */
+  locateEvent?: (phrase: string) => Promise<{ unitId: string; time: TimeInterval } | null>;
+}
+
+export const PARTICIPANT_CONFIDENCE = 0.9;
+/** A short form ("Mel") is a guess from spelling alone. */
+export const NICKNAME_CONFIDENCE = 0.75;
+export const LOCATION_CONFIDENCE = 0.75;
+/**
+ * Below ACTIVATION_CONFIDENCE on purpose: in LoCoMo-style questions a named
+ * thing ("the LGBTQ support group") is what is asked about, so it belongs to
+ * content retrieval; as a context filter it would only duplicate the content
+ * score. It is reported so a caller can see it, never to activate a frame.
+ */
+export const ENTITY_CONFIDENCE = 0.6;
+export const EVENT_ANCHOR_CONFIDENCE = 0.75;
+
+// Questions that ask for a time carry no time constraint by themselves.
+const ASKS_TIME =
+  /^\s*(when\s+(did|does|do|is|was|were|will|would|has|have|had|can|could|are|am)\b|what\s+(year|month|day|date|time|week|season)\b|which\s+(year|month|day|date|week|season)\b|how\s+long\b|how\s+many\s+(days|weeks|months|years)\b|since\s+when\b)/i;
+const PRONOUN = /\b(he|she|they|him|her|them|his|hers|their)\b/i;
+
+function tidy(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/\s+([?.!,;:])/g, "$1")
+    .replace(/,([?.!])/g, "$1")
+    .replace(/^[\s,;:]+/, "")
+    .trim();
+}
+
+async function eventCondition(
+  query: string,
+  timeSpans: [number, number][],
+  ctx: InductionContext,
+  notes: string[],
+): Promise<TimeCondition | null> {
+  const cue = findEventAnchor(query, timeSpans);
+  if (!cue) return null;
+  const evidence = query.slice(cue.span[0], cue.span[1]);
+  if (!ctx.locateEvent) {
+    notes.push(`'${evidence}' names an anchor event, but no event locator was given`);
+    return null;
+  }
+  const found = await ctx.locateEvent(cue.phrase);
+  if (!found) {
+    notes.push(`'${evidence}': no memory of '${cue.phrase}' was found, so no time condition`);
+    return null;
+  }
+  const offset = cue.offset ? `; the offset '${cue.offset}' is not applied, only the side of the anchor` : "";
+  return {
+    relation: cue.relation,
+    window: found.time,
+    anchorUnitId: found.unitId,
+    evidence,
+    confidence: EVENT_ANCHOR_CONFIDENCE,
+    note: `anchor event '${cue.phrase}' found in memory ${found.unitId} (${describeInterval(found.time)})${offset}`,
+  };
+}
+
+export async function induceFrame(query: string, ctx: InductionContext): Promise<RecallFrame> {
+  const notes: string[] = [];
+  const dateInput = ctx.questionDate === undefined ? { history: ctx.history } : { history: ctx.history, questionDate: ctx.questionDate };
+  const date = induceDateCondition(query, dateInput);
+  notes.push(...date.notes);
+
+  let time = date.condition;
+  let cut = time && time.confidence >= ACTIVATION_CONFIDENCE ? date.span : null;
+  if (!time || time.confidence < ACTIVATION_CONFIDENCE) {
+    const anchored = await eventCondition(query, date.timeSpans, ctx, notes);
+    if (anchored) {
+      if (time) notes.push(`time cue '${time.evidence}' replaced by the anchor event '${anchored.evidence}'`);
+      time = anchored;
+      // The event phrase stays in the need: it is the best content cue for the neighbourhood of the anchor.
+      cut = null;
+    }
+  }
+  if (!time && ASKS_TIME.test(query)) notes.push("the question asks for a time; that is no time constraint");
+
+  const people = matchParticipants(query, ctx.knownPeople, date.timeSpans);
+  let participants: NamesCondition | null = null;
+  if (people.names.length > 0) {
+    const ambiguous = people.ambiguous.length > 0;
+    const onlyNicknames = people.nicknames.length === people.mentions.length;
+    participants = {
+      names: people.names,
+      evidence: people.mentions.join(", "),
+      confidence: ambiguous ? 0.6 : onlyNicknames ? NICKNAME_CONFIDENCE : PARTICIPANT_CONFIDENCE,
+      note: ambiguous
+        ? `'${people.ambiguous.join("', '")}' is the first name of several known people`
+        : people.nicknames.length > 0
+          ? `known participant(s) named in the query; '${people.nicknames.join("', '")}' read as a short form`
+          : "known participant(s) named in the query",
+    };
+    if (ambiguous) notes.push(`participants below activation: '${people.ambiguous.join("', '")}' matches several known people`);
+  } else if (PRONOUN.test(query)) {
+    notes.push("pronouns only, no participant named: pronouns are not resolved");
+  }
+
+  const excludedNames = new Set<string>();
+  for (const n of people.names) {
+    excludedNames.add(n.toLowerCase());
+    excludedNames.add((n.split(" ")[0] ?? n).toLowerCase());
+  }
+  for (const m of people.mentions) excludedNames.add(m.replace(/['’]s$/i, "").toLowerCase());
+  const nouns = findProperNouns(query, [...date.timeSpans, ...people.spans], excludedNames);
+  const location: NamesCondition | null =
+    nouns.places.length > 0
+      ? { names: nouns.places, evidence: nouns.places.join(", "), confidence: LOCATION_CONFIDENCE, note: "place named in the query" }
+      : null;
+  const entities: NamesCondition | null =
+    nouns.others.length > 0
+      ? {
+          names: nouns.others,
+          evidence: nouns.others.join(", "),
+          confidence: ENTITY_CONFIDENCE,
+          note: "named things are what the question is about (content), so they stay below activation",
+        }
+      : null;
+
+  let need = query;
+  if (cut) {
+    const rest = tidy(query.slice(0, cut[0]) + " " + query.slice(cut[1]));
+    if (/[\p{L}\p{N}]/u.test(rest)) need = rest;
+  }
+
+  const active = [time, participants, location, entities].some((c) => c !== null && c.confidence >= ACTIVATION_CONFIDENCE);
+  return { need, time, participants, location, entities, active, notes };
+}

@@ -1,0 +1,142 @@
+/**
+ * The library API end to end: Memory on an in-memory SQLite store with the
+ * hash embedder (no model, deterministic).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Memory } from "./memory.js";
+import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
+import { createHashEmbedder } from "./providers/hash-embedder.js";
+import { RamemError } from "./model/errors.js";
+import type { SessionWithTurns } from "./model/conversation.js";
+import type { RecallHit } from "./model/recall.js";
+
+/** recall returns hits, or an outcome holding them (the API is growing a recall frame). */
+function hitsOf(r: RecallHit[] | { hits: RecallHit[] }): RecallHit[] {
+  return Array.isArray(r) ? r : r.hits;
+}
+
+function session(id: string, start: string, lines: Array<[string, string]>, namespace = "library"): SessionWithTurns {
+  return {
+    session: { id, namespace, startTime: start, endTime: start, participants: [...new Set(lines.map(([s]) => s))] },
+    turns: lines.map(([speaker, text], i) => ({ id: `${id}:${i + 1}`, speaker, text })),
+  };
+}
+
+const SESSIONS: SessionWithTurns[] = [
+  session("s1", "2023-01-10T09:00:00.000Z", [
+    ["Ines", "I planted three rows of purple carrots behind the shed."],
+    ["Oskar", "Where did you buy the seeds?"],
+    ["Ines", "At the farmers market in Ghent."],
+  ]),
+  session("s2", "2023-02-14T18:00:00.000Z", [
+    ["Oskar", "My new telescope arrived and I watched Saturn's rings."],
+    ["Ines", "The slugs ate half of my lettuce."],
+  ]),
+  session("s3", "2023-03-20T12:00:00.000Z", [["Oskar", "I adopted a three-legged greyhound called Comet."]]),
+];
+
+async function fresh(): Promise<Memory> {
+  return new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder(), defaultNamespace: "library" });
+}
+
+test("ingest then recall ranks the relevant unit first, with its provenance and episode", async () => {
+  const memory = await fresh();
+  try {
+    const report = await memory.ingest(SESSIONS);
+    assert.equal(report.sessions, 3);
+    assert.equal(report.turns, 6);
+    assert.equal(report.unitsWritten, 6);
+    assert.equal(report.sessionsUnchanged, 0);
+    const hits = hitsOf(await memory.recall("Which dog did Oskar adopt? greyhound Comet", { k: 3 }));
+    assert.equal(hits.length, 3);
+    assert.deepEqual(hits[0]!.unit.provenance, { sessionId: "s3", turnIds: ["s3:1"] });
+    assert.equal(hits[0]!.unit.context.session.start, "2023-03-20T12:00:00.000Z");
+    assert.equal(hits[0]!.rank, 1);
+    assert.ok(hits[0]!.score >= hits[1]!.score);
+    const seeds = hitsOf(await memory.recall("farmers market Ghent seeds", { k: 1 }));
+    assert.deepEqual(seeds[0]!.unit.provenance.turnIds, ["s1:3"]);
+    // Another namespace sees nothing of this one.
+    assert.equal(hitsOf(await memory.recall("greyhound Comet", { namespace: "elsewhere", k: 3 })).length, 0);
+  } finally {
+    await memory.close();
+  }
+});
+
+test("re-ingesting is idempotent; force rewrites without duplicating", async () => {
+  const memory = await fresh();
+  try {
+    await memory.ingest(SESSIONS);
+    const before = await memory.stats();
+    const again = await memory.ingest(SESSIONS);
+    assert.equal(again.unitsWritten, 0);
+    assert.equal(again.sessionsUnchanged, 3);
+    assert.deepEqual(await memory.stats(), before);
+    const forced = await memory.ingest(SESSIONS, { force: true });
+    assert.equal(forced.unitsWritten, 6);
+    assert.equal(forced.sessionsUnchanged, 0);
+    assert.deepEqual(await memory.stats(), before, "force replaces units, it never adds copies");
+    assert.equal((await memory.list()).length, 6);
+  } finally {
+    await memory.close();
+  }
+});
+
+test("a changed session has its units replaced: the count follows its turns", async () => {
+  const memory = await fresh();
+  try {
+    await memory.ingest(SESSIONS);
+    const changed = session("s1", "2023-01-10T09:00:00.000Z", [
+      ["Ines", "I planted four rows of yellow carrots behind the shed."],
+      ["Oskar", "Nice."],
+    ]);
+    const report = await memory.ingest([changed, SESSIONS[1]!, SESSIONS[2]!]);
+    assert.equal(report.unitsWritten, 2);
+    assert.equal(report.sessionsUnchanged, 2);
+    const s1 = await memory.list({ sessionId: "s1" });
+    assert.equal(s1.length, 2);
+    assert.deepEqual(s1.map((u) => u.provenance.turnIds[0]).sort(), ["s1:1", "s1:2"]);
+    assert.ok(s1.every((u) => !/purple|Ghent/.test(u.content)), "no unit of the old version is left");
+    assert.equal((await memory.stats()).units, 5);
+  } finally {
+    await memory.close();
+  }
+});
+
+test("an invalid session in the middle of a batch: validated before anything is written", async () => {
+  const memory = await fresh();
+  try {
+    await memory.ingest([SESSIONS[0]!]);
+    const before = await memory.stats();
+    const bad = { session: { id: "bad", namespace: "library", startTime: "not a date", endTime: "not a date", participants: [] }, turns: [] } as unknown as SessionWithTurns;
+    const other = session("s9", "2023-05-01T00:00:00.000Z", [["Ines", "This must not be stored."]], "other-ns");
+    await assert.rejects(memory.ingest([SESSIONS[1]!, bad, SESSIONS[2]!, other]), (err: unknown) => {
+      assert.ok(err instanceof RamemError);
+      assert.equal(err.code, "BAD_INPUT");
+      assert.match(err.where ?? "", /^session 2 \(bad\)/, "names the failing session");
+      assert.match(err.hint ?? "", /nothing of this call was stored/);
+      return true;
+    });
+    assert.deepEqual(await memory.stats(), before, "the valid sessions around it were not written either");
+    assert.deepEqual(await memory.store.listNamespaces(), ["library"]);
+    assert.equal(await memory.store.getSession("library", "s2"), null);
+  } finally {
+    await memory.close();
+  }
+});
+
+test("recall refuses an empty query, a bad k and another embedder's store", async () => {
+  const store = await openSqliteStore(":memory:");
+  const memory = new Memory({ store, embedder: createHashEmbedder(), defaultNamespace: "library" });
+  try {
+    await memory.ingest(SESSIONS);
+    await assert.rejects(memory.recall("  "), (e: unknown) => e instanceof RamemError && e.code === "BAD_QUERY");
+    await assert.rejects(memory.recall("carrots", { k: 0 }), (e: unknown) => e instanceof RamemError && e.code === "BAD_K");
+    const other = new Memory({ store, embedder: createHashEmbedder(64), defaultNamespace: "library" });
+    await assert.rejects(other.recall("carrots"), (e: unknown) => e instanceof RamemError && /hash-bow@1:256/.test(e.message) && /hash-bow@1:64/.test(e.message));
+    await assert.rejects(other.ingest([session("s7", "2023-06-01T00:00:00.000Z", [["Ines", "x"]])]), RamemError);
+    assert.equal((await memory.stats()).units, 6);
+  } finally {
+    await memory.close();
+  }
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { TimeInterval } from "./time.js";
+
+/**
+ * Stage 2's output: the conditions valid evidence must meet. Each condition
+ * carries the query text it came from and how sure the grounding is, so a
+ * caller (and a user reading `--json`) can see why the frame looks the way it
+ * does. Only conditions at or above ACTIVATION_CONFIDENCE make a frame active.
+ */
+export const ACTIVATION_CONFIDENCE = 0.7;
+
+export const TimeRelation = z.enum(["during", "before", "after", "around"]);
+export type TimeRelation = z.infer<typeof TimeRelation>;
+
+const Grounding = {
+  /** The span of the query this condition was read from ("last August"). */
+  evidence: z.string(),
+  confidence: z.number().min(0).max(1),
+  /** How it was grounded, for humans ("month name; one August in the history (2023)"). */
+  note: z.string(),
+};
+
+export const TimeCondition = z.object({
+  relation: TimeRelation,
+  /** For during/around: the window itself; for before/after: the anchor's interval (the relation says which side). */
+  window: TimeInterval,
+  /** Set when the anchor is an event found in memory ("after the adoption meeting"). */
+  anchorUnitId: z.string().optional(),
+  ...Grounding,
+});
+export type TimeCondition = z.infer<typeof TimeCondition>;
+
+export const NamesCondition = z.object({
+  names: z.array(z.string()).min(1),
+  ...Grounding,
+});
+export type NamesCondition = z.infer<typeof NamesCondition>;
+
+export const RecallFrame = z.object({
+  /** The information need r_q: the query with the frame cues taken out. */
+  need: z.string(),
+  time: TimeCondition.nullable(),
+  participants: NamesCondition.nullable(),
+  location: NamesCondition.nullable(),
+  entities: NamesCondition.nullable(),
+  /** True when at least one condition is reliably grounded; an inactive frame is never used to rank. */
+  active: z.boolean(),
+  /** Cues seen but not used, and why ("'last year' is ambiguous over a 5-year history with no question date"). */
+  notes: z.array(z.string()),
+});
+export type RecallFrame = z.infer<typeof RecallFrame>;
+
+export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame => ({
+  need: query,
+  time: null,
+  participants: null,
+  location: null,
+  entities: null,
+  active: false,
+  notes,
+});

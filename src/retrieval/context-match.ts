@@ -1,0 +1,100 @@
+import type { EpisodicContext } from "../model/memory-unit.js";
+import type { RecallFrame, TimeCondition } from "../model/recall-frame.js";
+import { ACTIVATION_CONFIDENCE } from "../model/recall-frame.js";
+import { describeInterval } from "../model/time.js";
+
+export interface ContextMatch {
+  /** The unit meets every active condition of the frame. */
+  ok: boolean;
+  /** Human-readable: which conditions were met, and by which coordinate. */
+  met: string[];
+}
+
+export interface MatchOptions {
+  /** false (ablation no-session-context): only event and mentioned times count, not the session span. */
+  sessionContext: boolean;
+}
+
+/**
+ * Does a unit's episodic context satisfy a recall frame, and why. Only
+ * conditions grounded reliably enough to activate the frame are checked;
+ * the others were noted at induction and play no part here.
+ */
+export function matchContext(context: EpisodicContext, frame: RecallFrame, options: MatchOptions): ContextMatch {
+  const met: string[] = [];
+  const active = <T extends { confidence: number }>(c: T | null): c is T => c !== null && c.confidence >= ACTIVATION_CONFIDENCE;
+
+  if (active(frame.time)) {
+    const why = matchTime(context, frame.time, options);
+    if (!why) return { ok: false, met };
+    met.push(why);
+  }
+  if (active(frame.participants)) {
+    const who = frame.participants.names.find((n) => isSubject(context, n));
+    if (!who) return { ok: false, met };
+    met.push(`about ${who}`);
+  }
+  if (active(frame.location)) {
+    const where = frame.location.names.find((n) => sameName(context.location, n) || context.entities.some((e) => sameName(e, n)));
+    if (!where) return { ok: false, met };
+    met.push(`at ${where}`);
+  }
+  if (active(frame.entities)) {
+    const what = frame.entities.names.find((n) => context.entities.some((e) => sameName(e, n)));
+    if (!what) return { ok: false, met };
+    met.push(`mentions ${what}`);
+  }
+  return { ok: met.length > 0, met };
+}
+
+/**
+ * A person condition is met by the unit's speaker (participants[0]) or a
+ * person the unit mentions. Being merely present is not enough: in a
+ * two-person chat everyone is present in every episode, so presence would
+ * not tell any two units apart.
+ */
+function isSubject(context: EpisodicContext, name: string): boolean {
+  return sameName(context.participants[0] ?? null, name) || context.entities.some((e) => sameName(e, name));
+}
+
+function sameName(a: string | null, b: string): boolean {
+  if (!a) return false;
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x === y || x.split(/\s+/)[0] === y || y.split(/\s+/)[0] === x;
+}
+
+function matchTime(context: EpisodicContext, condition: TimeCondition, options: MatchOptions): string | null {
+  const window = relationWindow(condition);
+  const candidates: Array<[string, { start: string; end: string }]> = [];
+  if (context.eventTime) candidates.push(["event time", context.eventTime]);
+  for (const m of context.mentionedTimes) candidates.push([`mentions "${m.text}"`, m.interval]);
+  if (options.sessionContext) candidates.push(["session", { start: context.session.start, end: sessionEnd(context.session) }]);
+  for (const [label, t] of candidates) {
+    if (Date.parse(t.start) < window.end && window.start < Date.parse(t.end)) {
+      return `${label} ${condition.relation} ${describeInterval(condition.window)}`;
+    }
+  }
+  return null;
+}
+
+/** before/after become open-ended windows; around widens the window by its own length on each side. */
+function relationWindow(c: TimeCondition): { start: number; end: number } {
+  const start = Date.parse(c.window.start);
+  const end = Date.parse(c.window.end);
+  switch (c.relation) {
+    case "during":
+      return { start, end };
+    case "around":
+      return { start: start - (end - start), end: end + (end - start) };
+    case "before":
+      return { start: Number.NEGATIVE_INFINITY, end: start };
+    case "after":
+      return { start: end, end: Number.POSITIVE_INFINITY };
+  }
+}
+
+/** Sessions dated by their start only are a point; give them the rest of that day so overlap tests work. */
+function sessionEnd(s: { start: string; end: string }): string {
+  return s.end > s.start ? s.end : new Date(Date.parse(s.start) + 60_000).toISOString();
+}
