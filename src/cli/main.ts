@@ -7,9 +7,15 @@ import { statsCommand } from "./commands/stats.js";
 import { demoCommand } from "./commands/demo.js";
 import { benchCommand } from "./commands/bench.js";
 
+// `ramem recall ... | head` closes stdout early; that is the reader's choice, not an error.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
+
 const program = new Command("ramem")
   .description(
-    "Long-term memory for LLM agents: stores conversations as memory units anchored in their episode\n" +
+    "Long-term memory for LLM agents: stores conversations as memory units anchored in their episode " +
       "(when, who, where, which session) and recalls evidence from the right episode. Offline by default.",
   )
   .version("0.1.0")
