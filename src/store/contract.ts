@@ -63,6 +63,11 @@ export interface MemoryStore {
   /**
    * Atomically replace a session and all its units: afterwards the store holds
    * exactly `units` for it. On any failure nothing of the call remains.
+   * Refused with a RamemError (and the contract suite checks each): units
+   * before `bindEmbedder`, a unit of another namespace or whose provenance or
+   * session span names another session (SESSION_MISMATCH), two units with one
+   * id (DUPLICATE_UNIT), a unit id owned by another session (UNIT_ID_CONFLICT),
+   * an embedding of the wrong size.
    */
   replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void>;
 
