@@ -5,37 +5,14 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { ROOT, runCli as ramem, type CliRun as Run } from "./testing/run-cli.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIX = join(ROOT, "src/cli/testing");
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function ramem(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, RAMEM_EMBEDDINGS_BASE_URL: "", RAMEM_LLM_BASE_URL: "", RAMEM_DB: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let dir: string;
 let db: string;

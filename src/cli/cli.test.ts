@@ -6,42 +6,18 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { ROOT, runCli as ramem, type CliRun as Run } from "./testing/run-cli.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIX = join(ROOT, "src/cli/testing");
 const GARDEN = join(FIX, "garden-club.json");
 const GARDEN_CHANGED = join(FIX, "garden-club-changed.json");
 const CHESS = join(FIX, "chess-log.jsonl");
 const LOCOMO = join(ROOT, "src/bench/testing/locomo-tiny.json");
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function ramem(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      cwd: ROOT,
-      // No provider endpoints from the developer's shell: the CLI must run offline.
-      env: { ...process.env, RAMEM_EMBEDDINGS_BASE_URL: "", RAMEM_LLM_BASE_URL: "", RAMEM_DB: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function json(run: Run): any {
   assert.equal(run.code, 0, `exit code 0 expected; stderr:\n${run.stderr}`);
