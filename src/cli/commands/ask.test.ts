@@ -1,33 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { openMemory } from "../../open-memory.js";
 import { startFakeOpenAIServer } from "../../testing/fake-openai-server.js";
 import { NO_LLM_NOTE } from "./ask.js";
+import { runCli } from "../testing/run-cli.js";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
-const root = join(here, "../../..");
-
-/**
- * Runs the command in a child process (real stdout, stderr, exit code) while
- * the fake server keeps answering in this one, hence async execFile.
- */
-function runAsk(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const script = `import { askCommand } from ${JSON.stringify(join(here, "ask.ts"))}; await askCommand().parseAsync(process.argv.slice(1), { from: "user" });`;
-  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("RAMEM_") && k !== "OPENAI_API_KEY")) as Record<string, string>;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script, "--", ...args],
-      { cwd: root, env: { ...cleanEnv, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** `ramem ask` in a child process (real stdout, stderr, exit code) while the fake server answers in this one. */
+const runAsk = (args: string[], env: Record<string, string>) => runCli(["ask", ...args], env);
 
 async function withDb(run: (db: string) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), "ramem-ask-"));
