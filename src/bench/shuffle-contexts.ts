@@ -1,4 +1,5 @@
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
+import { seededRandom } from "../util/seeded-random.js";
 
 /**
  * The context-shuffle ablation: every unit gets the episodic context of
@@ -9,7 +10,7 @@ export function shuffledContexts(units: readonly MemoryUnit[], seed = 42): (unit
   const ids = units.map((u) => u.id).sort();
   const byId = new Map(units.map((u) => [u.id, u.context]));
   const order = [...ids];
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
@@ -19,13 +20,3 @@ export function shuffledContexts(units: readonly MemoryUnit[], seed = 42): (unit
 }
 
 /** A tiny seeded PRNG; Math.random cannot be seeded. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,6 +1,7 @@
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import type { UnitRecord } from "../contract.js";
+import { seededRandom } from "../../util/seeded-random.js";
 
 /** Small on purpose: contract tests check behaviour, not model quality. */
 export const TEST_DIMS = 8;
@@ -16,16 +17,6 @@ function hash32(s: string): number {
   return h >>> 0;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function normalize(v: Float32Array): Float32Array {
   let n = 0;
@@ -36,7 +27,7 @@ export function normalize(v: Float32Array): Float32Array {
 
 /** A deterministic unit-length vector for `key`. */
 export function seededVector(key: string, dims = TEST_DIMS): Float32Array {
-  const rnd = mulberry32(hash32(key));
+  const rnd = seededRandom(hash32(key));
   const v = new Float32Array(dims);
   for (let i = 0; i < dims; i++) v[i] = rnd() * 2 - 1;
   return normalize(v);
