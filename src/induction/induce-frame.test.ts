@@ -230,17 +230,6 @@ test("induceFrame: the need is never empty", async () => {
   assert.equal(frame.need, "in 2022?");
 });
 
-test("induceFrame: speed (printed, not asserted)", async () => {
-  const queries = CASES.map((c) => c.query);
-  const ctx: InductionContext = { history: TWO_YEARS, questionDate: "2023-10-10T12:00:00.000Z", knownPeople: PEOPLE };
-  for (const q of queries) await induceFrame(q, ctx); // warm chrono/compromise
-  const rounds = 40;
-  const t0 = performance.now();
-  for (let r = 0; r < rounds; r++) for (const q of queries) await induceFrame(q, ctx);
-  const perQuery = (performance.now() - t0) / (rounds * queries.length);
-  console.log(`induceFrame: ${perQuery.toFixed(3)} ms per query (${rounds * queries.length} calls)`);
-});
-
 test("induceFrame: a mid-sentence short form of one known first name is that participant", async () => {
   const frame = await induceFrame("What did Mel and her kids paint?", { history: TWO_YEARS, knownPeople: PEOPLE });
   assert.deepEqual(frame.participants?.names, ["Melanie"]);

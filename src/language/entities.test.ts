@@ -42,19 +42,3 @@ test("topicOf picks the most specific noun phrase", () => {
   assert.equal(topicOf("Wow, that's awesome, Jon! How's the dance studio going?"), "dance studio");
   assert.equal(topicOf("My friend's new painting of a sunset is amazing"), "new painting of sunset");
 });
-
-test("fast enough for thousands of turns", () => {
-  const lines = [
-    "Hey Mel! I went to the LGBTQ support group yesterday in Boston.",
-    "That's so cool, Caroline! What did you learn there? I've been painting a lot with the kids lately.",
-    "I'm thinking of going to Paris with my mom next summer, we have never been to France.",
-    "Gina lost her job at Door Dash, so she started an online clothing store.",
-  ];
-  extractEntities(lines[0]!); // warm-up: compromise builds its lexicon lazily
-  const n = 400;
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) extractEntities(lines[i % lines.length]!);
-  const perTurn = (performance.now() - t0) / n;
-  // Budget: 6,000 turns in ~10 s → < 1.7 ms per turn; allow slack for slow CI machines.
-  assert.ok(perTurn < 5, `extractEntities took ${perTurn.toFixed(2)} ms per turn`);
-});
