@@ -128,6 +128,56 @@ describe("MCP over streamable HTTP", () => {
     });
   });
 
+  it("8 concurrent writers: appends to one session and new sessions all land, none lost or duplicated", async () => {
+    await withMemory(async (memory) => {
+      const http = await startServer(memory);
+      try {
+        const a = await clientFor(http.url, "secret-a");
+        const first = (await a.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ana", text: "turn zero" }] })).structuredContent as any;
+        const writers = await Promise.all(Array.from({ length: 8 }, () => clientFor(http.url, "secret-a")));
+        const results = await Promise.all(
+          writers.flatMap((w, i) => [
+            w.call("remember", { namespace: "ns-a", sessionId: first.sessionId, turns: [{ speaker: "Ana", text: `appended number ${i}` }] }),
+            w.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ben", text: `fresh session ${i}` }] }),
+          ]),
+        );
+        for (const r of results) assert.equal(r.isError, undefined, textOf(r));
+        const session = await memory.list({ namespace: "ns-a", sessionId: first.sessionId });
+        assert.equal(session.length, 9);
+        const turnIds = session.map((u) => u.provenance.turnIds[0]).sort();
+        assert.equal(new Set(turnIds).size, 9, "every appended turn got its own id");
+        const contents = session.map((u) => u.content);
+        for (let i = 0; i < 8; i++) assert.ok(contents.some((c) => c.endsWith(`appended number ${i}`)), `append ${i} landed`);
+        const sessions = await memory.store.listSessions("ns-a");
+        assert.equal(sessions.length, 9, "eight new sessions with distinct ids, plus the appended one");
+        await Promise.all([a, ...writers].map((w) => w.client.close()));
+      } finally {
+        await http.close();
+      }
+    });
+  });
+
+  it("a browser request from a foreign Origin is refused before authentication; loopback and allowed origins pass", async () => {
+    await withMemory(async (memory) => {
+      const app = createMcpHttpApp({ memory, authenticate, allowedOrigins: ["https://agent.example.com"] });
+      const post = (origin: string) =>
+        app.request("/", {
+          method: "POST",
+          headers: { origin, authorization: "Bearer secret-a", "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+      const evil = await post("http://evil.example:8787");
+      assert.equal(evil.status, 403);
+      assert.equal(((await evil.json()) as { code: string }).code, "ORIGIN_NOT_ALLOWED");
+      assert.equal((await post("null")).status, 403);
+      for (const ok of ["http://localhost:6274", "http://127.0.0.1:8787", "https://agent.example.com"]) {
+        const res = await post(ok);
+        assert.equal(res.status, 200, ok);
+        assert.match(await res.text(), /"remember"/);
+      }
+    });
+  });
+
   it("GET and DELETE answer 405 after authentication (stateless: no event stream, no session)", async () => {
     await withMemory(async (memory) => {
       const http = await startServer(memory);

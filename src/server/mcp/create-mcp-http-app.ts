@@ -11,6 +11,11 @@ export type Authenticate = (request: Request) => Promise<Principal>;
 export interface McpHttpAppOptions {
   memory: Memory;
   authenticate: Authenticate;
+  /**
+   * Browser origins allowed besides loopback ones (e.g. "https://agent.example.com").
+   * Requests without an Origin header (every non-browser client) are not affected.
+   */
+  allowedOrigins?: readonly string[];
   /** Clock for turns given without a time (tests pin it). */
   now?: () => Date;
 }
@@ -26,10 +31,19 @@ export interface McpHttpAppOptions {
  * tools are request/response, so streaming would buy nothing. GET (a
  * server-to-client event stream) and DELETE (ending a session) have nothing to
  * act on in this mode and answer 405, after authentication.
+ *
+ * A browser request from a foreign Origin is refused (403) before anything
+ * else, as the MCP spec requires: on a loopback server without keys (the
+ * local principal) a DNS-rebinding page could otherwise act as the local user.
  */
 export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
   const app = new Hono();
+  const allowed = new Set(options.allowedOrigins ?? []);
   app.all("/", async (c) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && !originAllowed(origin, allowed)) {
+      return problem(403, "ORIGIN_NOT_ALLOWED", `requests from the browser origin ${JSON.stringify(origin)} are not accepted`, "call from a loopback page or a non-browser client, or have the server allow this origin");
+    }
     let principal: Principal;
     try {
       principal = await options.authenticate(c.req.raw);
@@ -52,6 +66,18 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
     }
   });
   return app;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.has(origin)) return true;
+  try {
+    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+  } catch {
+    // "null" (sandboxed frames, file:) and garbage are foreign.
+    return false;
+  }
 }
 
 function authProblem(err: unknown): Response {

@@ -168,6 +168,48 @@ describe("MCP tools (in-process client)", () => {
     }
   });
 
+  it("ask when the LLM refuses (401) is a tool error naming the endpoint, and stores nothing", async () => {
+    const server = await startFakeOpenAIServer({ apiKey: "right" });
+    try {
+      const llm = createOpenAICompatibleLanguageModel({ baseURL: server.url, model: "fake", apiKey: "wrong", maxRetries: 0 });
+      await withMemory(async (memory) => {
+        const mcp = await connect(memory, LOCAL_PRINCIPAL);
+        try {
+          await mcp.call("remember", { namespace: "alpha", ...CHAT });
+          const asked = await mcp.call("ask", { namespace: "alpha", question: "What did Melanie paint?" });
+          assert.equal(asked.isError, true);
+          assert.match(textOf(asked), /^LLM_HTTP: .*chat\/completions.*401/);
+        } finally {
+          await mcp.close();
+        }
+      }, llm);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("attachments are remembered by their caption; recall on an empty namespace says it is empty", async () => {
+    await withMemory(async (memory) => {
+      const mcp = await connect(memory, LOCAL_PRINCIPAL);
+      try {
+        const empty = await mcp.call("recall", { namespace: "fresh", query: "sunset painting" });
+        assert.equal(empty.isError, undefined);
+        assert.match(textOf(empty), /holds no memories yet/);
+        const stored = await mcp.call("remember", {
+          namespace: "fresh",
+          turns: [{ speaker: "Melanie", text: "", attachments: [{ kind: "image", caption: "a sunset painted on canvas" }] }],
+        });
+        assert.equal(stored.isError, undefined, textOf(stored));
+        const found = (await mcp.call("recall", { namespace: "fresh", query: "sunset painting" })).structuredContent as any;
+        assert.match(found.memories[0].content, /sunset painted on canvas/);
+        const miss = await mcp.call("recall", { namespace: "fresh", query: "zzzz qqqq" });
+        assert.doesNotMatch(textOf(miss), /holds no memories yet/);
+      } finally {
+        await mcp.close();
+      }
+    });
+  });
+
   it("forget unit, session and namespace: recall never returns them again", async () => {
     await withMemory(async (memory) => {
       const mcp = await connect(memory, LOCAL_PRINCIPAL);
@@ -232,6 +274,33 @@ describe("MCP tools (in-process client)", () => {
         assert.equal((await memory.stats()).namespaces, 1);
       } finally {
         await mcp.close();
+      }
+    });
+  });
+});
+
+describe("MCP tools: concurrent writers", () => {
+  it("8 agents appending to one session at once (each its own server, a slow embedder in between) lose and duplicate nothing", async () => {
+    await withMemory(async (memory) => {
+      // A real embedder (WASM, HTTP) yields between reading the session and writing it back: that is where appends could race.
+      const slow = { ...memory.embedder, embed: async (texts: readonly string[]) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return memory.embedder.embed(texts);
+      } };
+      const shared = new Memory({ store: memory.store, embedder: slow });
+      const owner = await connect(shared, LOCAL_PRINCIPAL);
+      const first = (await owner.call("remember", { namespace: "alpha", turns: [{ speaker: "Ana", text: "turn zero" }] })).structuredContent as any;
+      const agents = await Promise.all(Array.from({ length: 8 }, () => connect(shared, LOCAL_PRINCIPAL)));
+      try {
+        const results = await Promise.all(
+          agents.map((agent, i) => agent.call("remember", { namespace: "alpha", sessionId: first.sessionId, turns: [{ speaker: "Ana", text: `appended number ${i}` }] })),
+        );
+        for (const r of results) assert.equal(r.isError, undefined, textOf(r));
+        const units = await memory.list({ namespace: "alpha", sessionId: first.sessionId });
+        assert.equal(units.length, 9, "turn zero and all eight appends");
+        assert.equal(new Set(units.map((u) => u.provenance.turnIds[0])).size, 9);
+      } finally {
+        await Promise.all([owner, ...agents].map((a) => a.close()));
       }
     });
   });

@@ -90,10 +90,15 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const ordered = [...hits].sort((a, b) => a.rank - b.rank);
         const memories = ordered.map(recalledMemory);
         const evidence = renderEvidence(ordered.map((h) => h.unit)).text;
-        const text =
-          memories.length === 0
-            ? `No memories in namespace ${JSON.stringify(args.namespace)} match this query.`
-            : [describeFrame(frame), evidence, describeReasons(memories)].join("\n\n");
+        let text: string;
+        if (memories.length > 0) text = [describeFrame(frame), evidence, describeReasons(memories)].join("\n\n");
+        else {
+          // The caller may read this namespace, so saying it is empty leaks nothing.
+          const empty = (await memory.stats(args.namespace)).units === 0;
+          text = empty
+            ? `Namespace ${JSON.stringify(args.namespace)} holds no memories yet: store some with remember first (or check the namespace name).`
+            : `No memories in namespace ${JSON.stringify(args.namespace)} match this query.`;
+        }
         return {
           content: [{ type: "text", text }],
           structuredContent: { namespace: args.namespace, query: args.query, frame: frameSummary(frame), memories, evidence },

@@ -9,7 +9,13 @@ import { at, buildTurn, parseDate, validateSession } from "../../formats/shared.
 
 export interface RememberRequest {
   namespace: string;
-  turns: Array<{ speaker: string; text: string; time?: string | undefined; id?: string | undefined }>;
+  turns: Array<{
+    speaker: string;
+    text: string;
+    time?: string | undefined;
+    id?: string | undefined;
+    attachments?: Array<{ kind: "image" | "file" | "link"; caption: string; url?: string | undefined }> | undefined;
+  }>;
   sessionId?: string | undefined;
   sessionTime?: string | undefined;
   participants?: string[] | undefined;
@@ -59,7 +65,7 @@ async function remember(memory: Memory, request: RememberRequest & { sessionId: 
   const storedTurnIds = new Set(storedUnits.flatMap((u) => u.provenance.turnIds));
 
   const turns: Turn[] = request.turns.map((raw, i) =>
-    buildTurn({ id: raw.id, speaker: raw.speaker, text: raw.text, time: raw.time ?? defaultTurnTime }, `${sessionId}:${storedTurnIds.size + i + 1}`, `turns[${i}]`),
+    buildTurn({ id: raw.id, speaker: raw.speaker, text: raw.text, time: raw.time ?? defaultTurnTime, attachments: raw.attachments }, `${sessionId}:${storedTurnIds.size + i + 1}`, `turns[${i}]`),
   );
   checkTurnIds(turns, storedTurnIds, sessionId);
 

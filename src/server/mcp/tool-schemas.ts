@@ -23,8 +23,19 @@ const date = (what: string) =>
 
 export const RememberTurn = z.object({
   speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200).describe('Who said it, e.g. "Caroline" or "user".'),
-  text: z.string().max(MAX_TURN_CHARS).describe(`What was said (one message; at most ${MAX_TURN_CHARS} characters).`),
-  time: date("When it was said; default: now").optional(),
+  text: z.string().max(MAX_TURN_CHARS).describe(`What was said (one message; at most ${MAX_TURN_CHARS} characters). May be empty only when an attachment is given.`),
+  time: date("When it was said; default: now, or the session time when sessionTime is given").optional(),
+  attachments: z
+    .array(
+      z.object({
+        kind: z.enum(["image", "file", "link"]),
+        caption: z.string().min(1).max(MAX_TURN_CHARS).describe("What it shows or is (image caption, alt text, file name): this is what memory keeps."),
+        url: z.string().max(2000).optional(),
+      }),
+    )
+    .max(20)
+    .optional()
+    .describe("Images, files or links shared in the turn."),
   id: z.string().min(1).max(200).optional().describe('Turn id, unique in its session; default "<sessionId>:<n>" numbering on from the turns already stored.'),
 });
 
