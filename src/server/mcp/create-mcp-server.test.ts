@@ -283,10 +283,13 @@ describe("MCP tools: concurrent writers", () => {
   it("8 agents appending to one session at once (each its own server, a slow embedder in between) lose and duplicate nothing", async () => {
     await withMemory(async (memory) => {
       // A real embedder (WASM, HTTP) yields between reading the session and writing it back: that is where appends could race.
-      const slow = { ...memory.embedder, embed: async (texts: readonly string[]) => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return memory.embedder.embed(texts);
-      } };
+      const slow = {
+        ...memory.embedder,
+        embed: async (texts: readonly string[]) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return memory.embedder.embed(texts);
+        },
+      };
       const shared = new Memory({ store: memory.store, embedder: slow });
       const owner = await connect(shared, LOCAL_PRINCIPAL);
       const first = (await owner.call("remember", { namespace: "alpha", turns: [{ speaker: "Ana", text: "turn zero" }] })).structuredContent as any;
