@@ -4,8 +4,8 @@ import type { SessionWithTurns, Turn } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import type { UnitRecord } from "../../store/contract.js";
 import { RamemError } from "../../model/errors.js";
-import { embedAll } from "../../anchoring/ingest-sessions.js";
 import { at, buildTurn, parseDate, validateSession } from "../../formats/shared.js";
+import { embedWithCache } from "./embed-with-cache.js";
 
 export interface RememberRequest {
   namespace: string;
@@ -41,8 +41,9 @@ export interface RememberOutcome {
  * returned for later calls); turns with the id of a stored session are
  * appended to it: the new turns are anchored, the session's span grows to
  * cover them, and the session is rewritten in one store transaction with its
- * earlier units (re-embedded from their stored content, since the store keeps
- * no vectors for reading). `replace` stores a whole session, as `ingest` does.
+ * earlier units (their vectors come from this process's cache, or are
+ * re-embedded from their stored content: the store hands out no vectors).
+ * `replace` stores a whole session, as `ingest` does.
  *
  * Everything is validated before the first write, and the write is one
  * `replaceSession`, so bad input never leaves part of a call stored. Calls on
@@ -116,7 +117,7 @@ async function appendToSession(memory: Memory, added: SessionWithTurns, stored: 
   const kept = stored.map((u) => ({ ...u, context: { ...u.context, session: span } }));
   const units = [...kept, ...anchored.units];
   await memory.store.bindEmbedder(memory.embedder.id, memory.embedder.dimensions);
-  const vectors = await embedAll(
+  const vectors = await embedWithCache(
     memory.embedder,
     units.map((u) => u.content),
   );
