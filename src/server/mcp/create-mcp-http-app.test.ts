@@ -102,6 +102,62 @@ describe("MCP over streamable HTTP", () => {
     });
   });
 
+  it("forget over HTTP: a deleted unit, session and namespace are never recalled again", async () => {
+    await withMemory(async (memory) => {
+      const http = await startServer(memory);
+      try {
+        const b = await clientFor(http.url, "secret-b");
+        const s1 = (await b.call("remember", { namespace: "ns-b", ...CHAT })).structuredContent as any;
+        const s2 = (await b.call("remember", { namespace: "ns-b", turns: [{ speaker: "Ben", text: "The support group moved to Fridays." }] })).structuredContent as any;
+        const recalled = async () =>
+          ((await b.call("recall", { namespace: "ns-b", query: "support group sunrise adoption Fridays", k: 20 })).structuredContent as any).memories.map(
+            (m: any) => m.unitId,
+          );
+        assert.equal((await recalled()).length, 4);
+        await b.call("forget", { namespace: "ns-b", what: "unit", id: s1.unitIds[1] });
+        assert.ok(!(await recalled()).includes(s1.unitIds[1]));
+        await b.call("forget", { namespace: "ns-b", what: "session", id: s1.sessionId });
+        assert.deepEqual(await recalled(), s2.unitIds);
+        const all = await b.call("forget", { namespace: "ns-b", what: "namespace" });
+        assert.equal((all.structuredContent as any).unitsDeleted, 1);
+        assert.deepEqual(await recalled(), []);
+        await b.client.close();
+      } finally {
+        await http.close();
+      }
+    });
+  });
+
+  it("bad input over HTTP: malformed JSON is a 400, a 1 MB turn a tool error, a body over 4 MiB a 413; nothing stored", async () => {
+    await withMemory(async (memory) => {
+      const http = await startServer(memory);
+      try {
+        const post = (body: string) =>
+          fetch(http.url, {
+            method: "POST",
+            headers: { authorization: "Bearer secret-a", "content-type": "application/json", accept: "application/json, text/event-stream" },
+            body,
+          });
+        const malformed = await post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember",');
+        assert.equal(malformed.status, 400);
+        assert.match(await malformed.text(), /Parse error/i);
+
+        const a = await clientFor(http.url, "secret-a");
+        const huge = await a.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ana", text: "x".repeat(1_000_000) }] });
+        assert.equal(huge.isError, true);
+        assert.match(textOf(huge), /64000|64,000/);
+        await a.client.close();
+
+        const call = (text: string) =>
+          JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "remember", arguments: { namespace: "ns-a", turns: [{ speaker: "Ana", text }] } } });
+        assert.equal((await post(call("y".repeat(5 * 1024 * 1024)))).status, 413);
+        assert.equal((await memory.stats("ns-a")).units, 0);
+      } finally {
+        await http.close();
+      }
+    });
+  });
+
   it("no key or an unknown key: the client fails with 401, and the body is a problem document", async () => {
     await withMemory(async (memory) => {
       const http = await startServer(memory);

@@ -23,7 +23,10 @@ const date = (what: string) =>
 
 export const RememberTurn = z.object({
   speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200).describe('Who said it, e.g. "Caroline" or "user".'),
-  text: z.string().max(MAX_TURN_CHARS).describe(`What was said (one message; at most ${MAX_TURN_CHARS} characters). May be empty only when an attachment is given.`),
+  text: z
+    .string()
+    .max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split a long text into several turns (one per message or paragraph)`)
+    .describe(`What was said (one message; at most ${MAX_TURN_CHARS} characters). May be empty only when an attachment is given.`),
   time: date("When it was said; default: now, or the session time when sessionTime is given").optional(),
   attachments: z
     .array(
