@@ -51,7 +51,7 @@ export const rememberInput = {
     .max(200)
     .optional()
     .describe(
-      "The conversation (session) these turns belong to. Omitted: a new session is created and its id returned; pass that id on later calls to add to the same conversation. An existing id: the turns are appended to it.",
+      "The conversation (session) these turns belong to. Omitted: a new session is created and its id returned; pass that id on later calls to add to the same conversation. The id of a stored session: the turns are appended to it. Any other id: a session with that id is created.",
     ),
   sessionTime: date("When the session started; default: the earliest turn time (or now)").optional(),
   participants: z.array(z.string().trim().min(1).max(200)).max(100).optional().describe("Everyone in the conversation; default: the speakers."),
