@@ -55,7 +55,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         "Store conversation turns in long-term memory. Each turn is a speaker, a text and optionally a time. Without sessionId a new session is started and its id returned; pass that id on later calls to append to the same conversation. With replace: true the session holds exactly the given turns (store a whole session). Turn times, session time and relative dates in the text (\"yesterday\") are grounded when stored. Invalid input stores nothing.",
       inputSchema: rememberInput,
       outputSchema: rememberOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }, // replace: true may drop turns
     },
     async (args) =>
       guarded(args.namespace, "write", async () => {
