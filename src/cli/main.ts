@@ -6,6 +6,7 @@ import { askCommand } from "./commands/ask.js";
 import { statsCommand } from "./commands/stats.js";
 import { demoCommand } from "./commands/demo.js";
 import { benchCommand } from "./commands/bench.js";
+import { mcpCommand } from "./commands/mcp.js";
 
 // `ramem recall ... | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -25,7 +26,8 @@ const program = new Command("ramem")
   .addCommand(recallCommand())
   .addCommand(askCommand())
   .addCommand(statsCommand())
-  .addCommand(benchCommand());
+  .addCommand(benchCommand())
+  .addCommand(mcpCommand());
 
 program.addHelpText(
   "after",

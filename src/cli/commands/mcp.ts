@@ -1,0 +1,79 @@
+import { Command } from "commander";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { createMcpServer } from "../../server/mcp/create-mcp-server.js";
+import { LOCAL_PRINCIPAL, type Principal } from "../../server/auth/principal.js";
+import { checkNamespace } from "../../formats/shared.js";
+
+interface McpCliOptions extends Omit<CommonOptions, "namespace"> {
+  namespace?: string[];
+  readOnly?: boolean;
+}
+
+const CLIENT_CONFIG = `{
+    "mcpServers": {
+      "ramem": {
+        "command": "npx",
+        "args": ["ramem", "mcp", "--db", "/path/to/ramem.db"]
+      }
+    }
+  }`;
+
+/**
+ * `ramem mcp`: the MCP tools over stdio, for an agent that starts ramem as a
+ * subprocess. The local user already owns the database file, so by default the
+ * caller is the local principal (every namespace, admin); --namespace and
+ * --read-only narrow that, e.g. to give one agent one namespace.
+ */
+export function mcpCommand(): Command {
+  return addStoreOptions(
+    new Command("mcp")
+      .description(
+        "Serve memory to an MCP client over stdio: tools remember, recall, ask and forget. stdout carries the protocol; logs go to stderr. " +
+          "(Over HTTP, with API keys, the same tools are at /mcp of `ramem serve`.)",
+      )
+      .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collect)
+      .option("--read-only", "only allow recall and ask (no remember, no forget)"),
+  )
+    .addHelpText(
+      "after",
+      `
+MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JSON config):
+  ${CLIENT_CONFIG}
+
+  Add "--namespace", "my-agent" to the args to confine the agent to one namespace.
+  Set RAMEM_LLM_MODEL / RAMEM_LLM_BASE_URL in "env" to let the ask tool answer; without them ask returns the evidence.`,
+    )
+    .action(async (opts: McpCliOptions) =>
+      runAction(false, async () => {
+        // stdout is the protocol: anything a dependency prints there would corrupt it.
+        console.log = console.info = console.debug = console.error;
+        const principal = principalFor(opts);
+        const memory = await openFromOptions({ db: opts.db, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+        const server = createMcpServer({ memory, principal });
+        const transport = new StdioServerTransport();
+        let closing: Promise<void> | undefined;
+        const shutdown = () =>
+          (closing ??= (async () => {
+            await server.close().catch(() => undefined);
+            await memory.close();
+          })());
+        process.stdin.once("end", () => void shutdown());
+        process.once("SIGTERM", () => void shutdown().then(() => process.exit(0)));
+        process.once("SIGINT", () => void shutdown().then(() => process.exit(0)));
+        await server.connect(transport);
+        const scope = principal.namespaces === "all" ? "all namespaces" : `namespaces ${principal.namespaces.join(", ")}`;
+        process.stderr.write(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
+      }),
+    );
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter(Boolean)];
+}
+
+export function principalFor(opts: { namespace?: readonly string[] | undefined; readOnly?: boolean | undefined }): Principal {
+  const namespaces = (opts.namespace ?? []).map((ns) => checkNamespace(ns, "--namespace"));
+  if (namespaces.length === 0 && !opts.readOnly) return LOCAL_PRINCIPAL;
+  return { keyId: null, role: opts.readOnly ? "read" : "admin", namespaces: namespaces.length ? [...new Set(namespaces)] : "all" };
+}

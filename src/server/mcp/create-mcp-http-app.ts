@@ -1,0 +1,99 @@
+import { Hono } from "hono";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Memory } from "../../memory.js";
+import type { Principal } from "../auth/principal.js";
+import { RamemError } from "../../model/errors.js";
+import { createMcpServer } from "./create-mcp-server.js";
+
+/** Returns the caller, or throws a RamemError with code UNAUTHORIZED (no or unknown key) or FORBIDDEN. */
+export type Authenticate = (request: Request) => Promise<Principal>;
+
+export interface McpHttpAppOptions {
+  memory: Memory;
+  authenticate: Authenticate;
+  /**
+   * Browser origins allowed besides loopback ones (e.g. "https://agent.example.com").
+   * Requests without an Origin header (every non-browser client) are not affected.
+   */
+  allowedOrigins?: readonly string[];
+  /** Clock for turns given without a time (tests pin it). */
+  now?: () => Date;
+}
+
+/**
+ * MCP over streamable HTTP, as a Hono app to mount (`app.route("/mcp", createMcpHttpApp(...))`).
+ *
+ * Stateless: every POST authenticates its own key and gets a fresh McpServer
+ * and transport bound to that key's principal, answered as one JSON response
+ * (no SSE, no Mcp-Session-Id). Nothing about a caller survives between
+ * requests, so a server session can never carry one key's rights into another
+ * key's call, and any number of server processes can share the work. The
+ * tools are request/response, so streaming would buy nothing. GET (a
+ * server-to-client event stream) and DELETE (ending a session) have nothing to
+ * act on in this mode and answer 405, after authentication.
+ *
+ * A browser request from a foreign Origin is refused (403) before anything
+ * else, as the MCP spec requires: on a loopback server without keys (the
+ * local principal) a DNS-rebinding page could otherwise act as the local user.
+ */
+export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
+  const app = new Hono();
+  const allowed = new Set(options.allowedOrigins ?? []);
+  app.all("/", async (c) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && !originAllowed(origin, allowed)) {
+      return problem(403, "ORIGIN_NOT_ALLOWED", `requests from the browser origin ${JSON.stringify(origin)} are not accepted`, "call from a loopback page or a non-browser client, or have the server allow this origin");
+    }
+    let principal: Principal;
+    try {
+      principal = await options.authenticate(c.req.raw);
+    } catch (err) {
+      return authProblem(err);
+    }
+    if (c.req.method !== "POST") {
+      return problem(405, "METHOD_NOT_ALLOWED", `${c.req.method} is not used: this MCP endpoint is stateless (no event stream, no sessions)`, "send MCP messages with POST", {
+        Allow: "POST",
+      });
+    }
+    const server = createMcpServer({ memory: options.memory, principal, ...(options.now ? { now: options.now } : {}) });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      // In JSON mode the Response is complete when this resolves, so closing afterwards loses nothing.
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+  return app;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.has(origin)) return true;
+  try {
+    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+  } catch {
+    // "null" (sandboxed frames, file:) and garbage are foreign.
+    return false;
+  }
+}
+
+function authProblem(err: unknown): Response {
+  if (err instanceof RamemError && (err.code === "UNAUTHORIZED" || err.code === "FORBIDDEN")) {
+    const status = err.code === "UNAUTHORIZED" ? 401 : 403;
+    return problem(status, err.code, err.message, err.hint, status === 401 ? { "WWW-Authenticate": 'Bearer realm="ramem"' } : {});
+  }
+  // Failing closed: an authenticator that breaks must not let the call through.
+  const detail = err instanceof Error ? err.message : String(err);
+  return problem(500, "AUTH_FAILED", `authentication failed: ${detail}`, "retry; if it persists, check the server log");
+}
+
+const TITLES: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 405: "Method Not Allowed", 500: "Internal Server Error" };
+
+/** RFC 9457 problem details, with ramem's stable code and hint as extensions. */
+function problem(status: number, code: string, detail: string, hint: string | undefined, headers: Record<string, string> = {}): Response {
+  const body = { type: "about:blank", title: TITLES[status] ?? "Error", status, detail, code, ...(hint ? { hint } : {}) };
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/problem+json", ...headers } });
+}

@@ -1,0 +1,91 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Role } from "../../store/api-key-contract.js";
+import type { RecallHit } from "../../model/recall.js";
+import type { RecallFrame } from "../../model/recall-frame.js";
+import { describeInterval } from "../../model/time.js";
+import { RamemError } from "../../model/errors.js";
+import type { RecalledMemory } from "./tool-schemas.js";
+
+/**
+ * What the tools hand back. Errors are tool results with `isError: true`
+ * (not protocol errors), so the calling model reads the message and can fix
+ * its call; each says what went wrong and what to do.
+ */
+
+const VERB: Record<Role, string> = { read: "read", write: "write to", admin: "administer (delete whole namespaces in)" };
+
+/** Says only what the caller may not do: nothing about whether the namespace or its data exist. */
+export function forbidden(namespace: string, needs: Role): CallToolResult {
+  return errorText(
+    `FORBIDDEN: this caller may not ${VERB[needs]} namespace ${JSON.stringify(namespace)}.`,
+    `use a key bound to that namespace with the ${needs} role (or higher)`,
+  );
+}
+
+export function toolError(err: unknown): CallToolResult {
+  if (err instanceof RamemError) return errorText(`${err.code}: ${err.where ? `${err.where}: ` : ""}${err.message}`, err.hint);
+  // A bug, not a user error: say so without dumping internals into the model's context.
+  const message = err instanceof Error ? err.message : String(err);
+  return errorText(`INTERNAL: the memory server failed: ${message}`, "retry once; if it fails again, report it to whoever runs the server");
+}
+
+export function errorText(message: string, hint?: string): CallToolResult {
+  return { content: [{ type: "text", text: hint ? `${message}\nhint: ${hint}` : message }], isError: true };
+}
+
+export function recalledMemory(hit: RecallHit): RecalledMemory {
+  const { unit } = hit;
+  const c = unit.context;
+  return {
+    rank: hit.rank,
+    unitId: unit.id,
+    content: unit.content,
+    session: { id: c.session.sessionId, start: c.session.start, end: c.session.end },
+    eventTime: c.eventTime ? { start: c.eventTime.start, end: c.eventTime.end, granularity: c.eventTime.granularity } : null,
+    participants: [...c.participants],
+    location: c.location,
+    provenance: { sessionId: unit.provenance.sessionId, turnIds: [...unit.provenance.turnIds] },
+    score: hit.score,
+    reasons: [...hit.reasons],
+  };
+}
+
+export function frameSummary(frame: RecallFrame) {
+  return {
+    active: frame.active,
+    need: frame.need,
+    time: frame.time
+      ? {
+          relation: frame.time.relation,
+          window: { start: frame.time.window.start, end: frame.time.window.end, granularity: frame.time.window.granularity },
+          evidence: frame.time.evidence,
+          confidence: frame.time.confidence,
+        }
+      : null,
+    participants: frame.participants ? [...frame.participants.names] : null,
+    location: frame.location ? [...frame.location.names] : null,
+    notes: [...frame.notes],
+  };
+}
+
+/** One line on how the query was read, so the agent can rephrase when the frame is wrong. */
+export function describeFrame(frame: RecallFrame): string {
+  const parts: string[] = [];
+  if (frame.time) parts.push(`time ${frame.time.relation} ${describeInterval(frame.time.window)} (from "${frame.time.evidence}")`);
+  if (frame.participants) parts.push(`people ${frame.participants.names.join(", ")}`);
+  if (frame.location) parts.push(`place ${frame.location.names.join(", ")}`);
+  const head = frame.active
+    ? `Recall frame: ${parts.join("; ")} — memories from that context are ranked first.`
+    : "Recall frame: none grounded — ranked by content only.";
+  return frame.notes.length ? `${head}\nNotes: ${frame.notes.join(" | ")}` : head;
+}
+
+/** Per memory: the id to forget it by, where it comes from, and why it was recalled. */
+export function describeReasons(memories: readonly RecalledMemory[]): string {
+  if (memories.length === 0) return "";
+  const lines = memories.map((m) => {
+    const event = m.eventTime ? ` · event ${describeInterval({ ...m.eventTime, granularity: m.eventTime.granularity as never })}` : "";
+    return `[${m.rank}] unit ${m.unitId} · session ${m.session.id} (${m.session.start.slice(0, 10)}) · turns ${m.provenance.turnIds.join(",")}${event} · ${m.reasons.join("; ")}`;
+  });
+  return ["Why each memory is here:", ...lines].join("\n");
+}

@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { MAX_TURN_CHARS, NamespaceName } from "../../model/conversation.js";
+
+/**
+ * Input and output schemas of the MCP tools, version 1. Descriptions are what
+ * an agent reads in `tools/list`, so they say what to pass, not how it is
+ * implemented. Dates are validated again (with the readers' precise messages)
+ * by the tools themselves; the schema only says they are strings.
+ */
+
+export const MAX_TURNS_PER_CALL = 500;
+export const MAX_RECALL_K = 100;
+
+const namespace = NamespaceName.describe(
+  'The memory namespace (tenant) to use, e.g. "my-agent" or "user-42": letters, digits and . _ : -, starting with a letter or digit.',
+);
+const date = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(100)
+    .describe(`${what}. ISO 8601 ("2023-05-08T13:56:00Z", "2023-05-08") or an absolute English date ("8 May 2023"); times without a zone are UTC.`);
+
+export const RememberTurn = z.object({
+  speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200).describe('Who said it, e.g. "Caroline" or "user".'),
+  text: z
+    .string()
+    .max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split a long text into several turns (one per message or paragraph)`)
+    .describe(`What was said (one message; at most ${MAX_TURN_CHARS} characters). May be empty only when an attachment is given.`),
+  time: date("When it was said; default: now, or the session time when sessionTime is given").optional(),
+  attachments: z
+    .array(
+      z.object({
+        kind: z.enum(["image", "file", "link"]),
+        caption: z.string().min(1).max(MAX_TURN_CHARS).describe("What it shows or is (image caption, alt text, file name): this is what memory keeps."),
+        url: z.string().max(2000).optional(),
+      }),
+    )
+    .max(20)
+    .optional()
+    .describe("Images, files or links shared in the turn."),
+  id: z.string().min(1).max(200).optional().describe('Turn id, unique in its session; default "<sessionId>:<n>" numbering on from the turns already stored.'),
+});
+
+export const rememberInput = {
+  namespace,
+  turns: z.array(RememberTurn).min(1, "give at least one turn").max(MAX_TURNS_PER_CALL).describe("The turns to remember, in conversation order."),
+  sessionId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "The conversation (session) these turns belong to. Omitted: a new session is created and its id returned; pass that id on later calls to add to the same conversation. The id of a stored session: the turns are appended to it. Any other id: a session with that id is created.",
+    ),
+  sessionTime: date("When the session started; default: the earliest turn time (or now)").optional(),
+  participants: z.array(z.string().trim().min(1).max(200)).max(100).optional().describe("Everyone in the conversation; default: the speakers."),
+  replace: z
+    .boolean()
+    .optional()
+    .describe("true: the session holds exactly these turns afterwards (store a whole session; re-sending an unchanged session writes nothing). Default false: append."),
+};
+
+export const recallInput = {
+  namespace,
+  query: z.string().trim().min(1, "the query is empty").max(4000).describe('What to remember, as a question or topic: "When did Caroline go to the support group?"'),
+  k: z.number().int().min(1).max(MAX_RECALL_K).optional().describe("How many memories to return (default 10)."),
+  questionDate: date('When the question is asked; grounds "last year", "two weeks ago". Default: read against the namespace\'s history').optional(),
+};
+
+export const askInput = {
+  namespace,
+  question: z.string().trim().min(1, "the question is empty").max(4000).describe("The question to answer from memory."),
+  k: z.number().int().min(1).max(MAX_RECALL_K).optional().describe("How many memories to recall as evidence (default 10)."),
+  questionDate: date("When the question is asked (grounds relative times)").optional(),
+  maxTokens: z.number().int().min(100).max(20_000).optional().describe("Token budget of the evidence pack (default 1500); the lowest-ranked memories are dropped to fit."),
+};
+
+export const forgetInput = {
+  namespace,
+  what: z
+    .enum(["unit", "session", "namespace"])
+    .describe('"unit": one memory (id from recall); "session": a whole conversation; "namespace": everything in the namespace (admin keys only).'),
+  id: z.string().min(1).max(200).optional().describe("The unit id (what=unit) or session id (what=session); not used for what=namespace."),
+};
+
+const Interval = z.object({ start: z.string(), end: z.string(), granularity: z.string() });
+
+/** One recalled memory with every coordinate an agent needs to judge whether it applies. */
+export const RecalledMemory = z.object({
+  rank: z.number().int(),
+  unitId: z.string(),
+  content: z.string(),
+  session: z.object({ id: z.string(), start: z.string(), end: z.string() }),
+  eventTime: Interval.nullable(),
+  participants: z.array(z.string()),
+  location: z.string().nullable(),
+  provenance: z.object({ sessionId: z.string(), turnIds: z.array(z.string()) }),
+  score: z.number(),
+  reasons: z.array(z.string()),
+});
+export type RecalledMemory = z.infer<typeof RecalledMemory>;
+
+const FrameSummary = z.object({
+  active: z.boolean(),
+  need: z.string(),
+  time: z.object({ relation: z.string(), window: Interval, evidence: z.string(), confidence: z.number() }).nullable(),
+  participants: z.array(z.string()).nullable(),
+  location: z.array(z.string()).nullable(),
+  notes: z.array(z.string()),
+});
+
+export const recallOutput = {
+  namespace: z.string(),
+  query: z.string(),
+  frame: FrameSummary,
+  memories: z.array(RecalledMemory),
+  /** The evidence pack as rendered for a generator (also the text content of the result). */
+  evidence: z.string(),
+};
+
+export const askOutput = {
+  namespace: z.string(),
+  question: z.string(),
+  llmConfigured: z.boolean(),
+  answer: z.string().nullable(),
+  cited: z.array(z.object({ rank: z.number().int(), unitId: z.string(), turnIds: z.array(z.string()) })),
+  evidence: z.string(),
+  memories: z.array(RecalledMemory),
+};
+
+export const rememberOutput = {
+  namespace: z.string(),
+  sessionId: z.string(),
+  mode: z.enum(["created", "appended", "replaced", "unchanged"]),
+  turnIds: z.array(z.string()),
+  unitIds: z.array(z.string()),
+  sessionStart: z.string(),
+  sessionEnd: z.string(),
+};
+
+export const forgetOutput = {
+  namespace: z.string(),
+  what: z.enum(["unit", "session", "namespace"]),
+  id: z.string().nullable(),
+  unitsDeleted: z.number().int(),
+};
