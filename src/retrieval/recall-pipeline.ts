@@ -57,8 +57,8 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.fusion ? { fusion: request.fusion } : {}),
     ...(request.queryVector ? { queryVector: request.queryVector } : {}),
   });
-  const needsContext = frame?.active === true;
-  const ids = needsContext ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
+  // Episode support and the frame both read the context of every candidate in the pool.
+  const ids = switches.contextRanking ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
   const units = (await deps.store.getUnits(request.namespace, ids)).map((u) =>
     request.contextOverride ? { ...u, context: request.contextOverride(u) } : u,
   );
