@@ -62,9 +62,10 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const units = (await deps.store.getUnits(request.namespace, ids)).map((u) =>
     request.contextOverride ? { ...u, context: request.contextOverride(u) } : u,
   );
-  const contextOf = new Map(units.map((u) => [u.id, u.context]));
-  const chosen = reinstate(ranking, frame, (id) => contextOf.get(id), {
+  const unitOf = new Map(units.map((u) => [u.id, u]));
+  const chosen = reinstate(ranking, frame, (id) => unitOf.get(id), {
     k: request.k,
+    query: request.query,
     contextRanking: switches.contextRanking,
     sessionContext: switches.sessionContext,
   });
