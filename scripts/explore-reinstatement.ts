@@ -2,7 +2,8 @@
 // tried on the cached LoCoMo store without re-ingesting, scored with the
 // harness's own metrics and confusable subset. Run `ramem bench locomo` once
 // first; EXP picks experiments (base, depth, cued, need, gated, nocf, time,
-// you, nb, fusion, m, cov, covonly, self, others-dn, final, whole, show).
+// you, nb, fusion, m, cov, covonly, self, others-dn, final, whole, nextcue,
+// show); POOL sets the candidates per channel (default 100).
 //   EXP=base,final node --import tsx scripts/explore-reinstatement.ts \
 //     .ramem-cache/<store>.db ../shared/datasets/locomo/locomo10.json [/tmp/cued-vectors.json]
 // (the third argument comes from scripts/embed-cued.ts; needed by EXP=cued only)
@@ -31,7 +32,7 @@ const cued = new Map(Object.entries(cuedRaw).map(([id, b]) => { const buf = Buff
 const unitsOf = new Map<string, MemoryUnit[]>();
 const unitById = new Map<string, MemoryUnit>();
 for (const c of conversations) { const us = await store.listUnits(c.namespace); unitsOf.set(c.namespace, us); for (const u of us) unitById.set(u.id, u); }
-const POOL = 100;
+const POOL = Number(process.env.POOL ?? 100);
 type Item = { names: Set<string>; ctxOkYou: Set<string>; timeActive: boolean; ctxOkNoTime: Set<string>; timeKind: string; lexS: Map<string, number>; lexN: Map<string, number>; denN: Map<string, number>; id: string; cat: number; ev: string[]; evS: string[]; lex: Map<string, number>; den: Map<string, number>; cden: Map<string, number>; ctxOk: Set<string> };
 const items: Item[] = [];
 for (const q of questions) {
@@ -238,3 +239,32 @@ function episodeWhole(it: Item, ranked: Array<[string, number]>, w: number): Arr
   return ranked.map(([id, sc]) => { const u = unitById.get(id)!; const s = u.provenance.sessionId; const all = sessionStems.get(u.namespace + "|" + s)!; const cov = [...qs].filter((t) => all.has(t)).length; const sup = (by.get(s) ?? []).slice(0, 3).reduce((a, b) => a + b, 0) / 3; return [id, sc + sup + w * cov / Math.max(1, qs.size)] as [string, number]; }).sort((a, b) => b[1] - a[1]);
 }
 if (exps.includes("whole")) for (const w of [0.05, 0.1, 0.2]) report(`whole-session coverage w=${w}`, (it) => ctxFirst(it, episodeWhole(it, fuse(it, base), w)));
+if (exps.includes("nextcue")) {
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(":memory:");
+  db.exec("CREATE VIRTUAL TABLE f USING fts5(content, cprev, cnext, ns UNINDEXED, uid UNINDEXED, tokenize = 'porter unicode61')");
+  const ins = db.prepare("INSERT INTO f (content, cprev, cnext, ns, uid) VALUES (?, ?, ?, ?, ?)");
+  for (const [ns, us] of unitsOf) {
+    const bySess = new Map<string, MemoryUnit[]>();
+    for (const u of us) bySess.set(u.provenance.sessionId, [...(bySess.get(u.provenance.sessionId) ?? []), u]);
+    for (const list of bySess.values()) {
+      list.sort((a, b) => num(a.provenance.turnIds[0]!) - num(b.provenance.turnIds[0]!));
+      list.forEach((u, i) => { const nx = list[i + 1]; ins.run(u.content, u.cue, nx ? nx.content.split(/\s+/).slice(0, 40).join(" ") : "", ns, u.id); });
+    }
+  }
+  const qs2 = new Map(questions.map((q) => [q.id, q]));
+  for (const [wp, wn] of [[0.5, 0], [0.5, 0.25], [0.5, 0.5], [0.25, 0.25]] as const) {
+    const st = db.prepare(`SELECT uid, bm25(f, 1.0, ${wp}, ${wn}, 0, 0) AS b FROM f WHERE f MATCH ? AND ns = ? ORDER BY b LIMIT 100`);
+    const alt = items.map((it) => {
+      const q = qs2.get(it.id)!;
+      const terms = lexicalTerms(q.question).map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
+      const rows = terms ? (st.all(terms, q.namespace) as Array<{ uid: string; b: number }>) : [];
+      return { ...it, lex: new Map(rows.map((r, i) => [r.uid, i + 1])), lexS: new Map(rows.map((r) => [r.uid, r.b / (rows[0]?.b ?? 1)])) };
+    });
+    const rows = (f: (it: Item) => string[]) => alt.map((it) => row(it, f(it)));
+    for (const [name, f] of [["content", (it: Item) => fuse(it, base).map((x) => x[0])], ["final", (it: Item) => ctxFirst(it, episodeSelf(it, fuse(it, base), 3, 0.5, 0.1, true))]] as const) {
+      const r = rows(f); const s = summarizeRetrieval(r, [10, 20]); const d = distractionMetrics(r, subset, 20);
+      console.log(`cue prev ${wp} next ${wn} ${name}`.padEnd(44), "R@10", s.overall[10]!.recall.toFixed(3), "R@20", s.overall[20]!.recall.toFixed(3), "D@1", d.dAt1.toFixed(3), "gap", d.meanRankGap.toFixed(2));
+    }
+  }
+}
