@@ -3,7 +3,7 @@
 // harness's own metrics and confusable subset. Run `ramem bench locomo` once
 // first; EXP picks experiments (base, depth, cued, need, gated, nocf, time,
 // you, nb, fusion, m, cov, covonly, self, others-dn, final, whole, nextcue,
-// show); POOL sets the candidates per channel (default 100).
+// show, showd1, d1cat); POOL sets the candidates per channel (default 100).
 //   EXP=base,final node --import tsx scripts/explore-reinstatement.ts \
 //     .ramem-cache/<store>.db ../shared/datasets/locomo/locomo10.json [/tmp/cued-vectors.json]
 // (the third argument comes from scripts/embed-cued.ts; needed by EXP=cued only)
@@ -266,5 +266,31 @@ if (exps.includes("nextcue")) {
       const r = rows(f); const s = summarizeRetrieval(r, [10, 20]); const d = distractionMetrics(r, subset, 20);
       console.log(`cue prev ${wp} next ${wn} ${name}`.padEnd(44), "R@10", s.overall[10]!.recall.toFixed(3), "R@20", s.overall[20]!.recall.toFixed(3), "D@1", d.dAt1.toFixed(3), "gap", d.meanRankGap.toFixed(2));
     }
+  }
+}
+if (exps.includes("showd1")) {
+  const qs = new Map(questions.map((q) => [q.id, q]));
+  const sub = new Set(subset);
+  let shown = 0;
+  for (const it of items) {
+    if (!sub.has(it.id) || shown >= 10) continue;
+    const top = ctxFirst(it, episodeSelf(it, fuse(it, base), 3, 0.5, 0.1, true));
+    const u = unitById.get(top[0]!)!;
+    if (it.evS.includes(u.provenance.sessionId) || it.ev.some((t) => u.provenance.turnIds.includes(t))) continue;
+    if ((shown++) % 1 !== 0) continue;
+    const q = qs.get(it.id)!;
+    console.log(`\nQ[${it.cat}] ${q.question} => ${q.answer}  (evidence ${it.ev.join(",")})`);
+    console.log(`  #1 ${u.provenance.turnIds[0]}: ${u.content.slice(0, 150)}`);
+    const firstGt = top.findIndex((id) => it.ev.some((t) => unitById.get(id)!.provenance.turnIds.includes(t)));
+    if (firstGt >= 0) console.log(`  gt@${firstGt + 1} ${unitById.get(top[firstGt]!)!.provenance.turnIds[0]}: ${unitById.get(top[firstGt]!)!.content.slice(0, 150)}`);
+  }
+}
+if (exps.includes("d1cat")) {
+  const catOf = new Map(items.map((it) => [it.id, it.cat]));
+  for (const [name, f] of [["content-only", (it: Item) => fuse(it, base).map((x) => x[0])], ["ramem (final)", (it: Item) => ctxFirst(it, episodeSelf(it, fuse(it, base), 3, 0.5, 0.1, true))]] as const) {
+    const d = distractionMetrics(items.map((it) => row(it, f(it))), subset, 20);
+    const out: string[] = [];
+    for (const c of [1, 2, 3, 4]) { const pq = d.perQuestion.filter((p) => catOf.get(p.questionId) === c); out.push(`cat${c} n=${pq.length} D@1 ${(pq.filter((p) => p.rank1IsDistractor).length / pq.length).toFixed(3)} gap ${(pq.reduce((a, p) => a + p.rankGap, 0) / pq.length).toFixed(2)}`); }
+    console.log(name.padEnd(16), out.join(" | "));
   }
 }
