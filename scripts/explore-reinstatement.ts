@@ -3,7 +3,7 @@
 // harness's own metrics and confusable subset. Run `ramem bench locomo` once
 // first; EXP picks experiments (base, depth, cued, need, gated, nocf, time,
 // you, nb, fusion, m, cov, covonly, self, others-dn, final, whole, nextcue,
-// show, showd1, d1cat); POOL sets the candidates per channel (default 100).
+// densesup, show, showd1, d1cat); POOL sets the candidates per channel (default 100).
 //   EXP=base,final node --import tsx scripts/explore-reinstatement.ts \
 //     .ramem-cache/<store>.db ../shared/datasets/locomo/locomo10.json [/tmp/cued-vectors.json]
 // (the third argument comes from scripts/embed-cued.ts; needed by EXP=cued only)
@@ -294,3 +294,12 @@ if (exps.includes("d1cat")) {
     console.log(name.padEnd(16), out.join(" | "));
   }
 }
+function episodeSelfDense(it: Item, ranked: Array<[string, number]>, dr: number): Array<[string, number]> {
+  const by = new Map<string, number[]>();
+  for (const x of ranked) if ((it.lexS.get(x[0]) ?? 0) >= 0.5 || (it.den.get(x[0]) ?? 1e9) <= dr) { const s = unitById.get(x[0])!.provenance.sessionId; by.set(s, [...(by.get(s) ?? []), x[1]]); }
+  const qs = new Set([...qStems.get(it.id)!].filter((t) => !it.names.has(t)));
+  const cov = new Map<string, Set<string>>();
+  for (const [id] of ranked) { const s = unitById.get(id)!.provenance.sessionId; const set = cov.get(s) ?? new Set(); for (const t of stemsOf.get(id)!) if (qs.has(t)) set.add(t); cov.set(s, set); }
+  return ranked.map(([id, sc]) => { const s = unitById.get(id)!.provenance.sessionId; const sup = (by.get(s) ?? []).slice(0, 3).reduce((a, b) => a + b, 0) / 3; return [id, sc + sup + 0.1 * ((cov.get(s)?.size ?? 0) / Math.max(1, qs.size))] as [string, number]; }).sort((a, b) => b[1] - a[1]);
+}
+if (exps.includes("densesup")) for (const dr of [0, 3, 5, 10]) report(`support also from dense top ${dr}`, (it) => ctxFirst(it, episodeSelfDense(it, fuse(it, base), dr)));
