@@ -78,19 +78,27 @@ function matchTime(context: EpisodicContext, condition: TimeCondition, options: 
   return null;
 }
 
-/** before/after become open-ended windows; around widens the window by its own length on each side. */
+/**
+ * before/after become open-ended windows; around widens the window by its own
+ * length on each side. Before/after an *event* found in memory keeps the
+ * event's own time inside the window: a conversation tells of an event and
+ * of what came of it in the same episode ("what did she realise after the
+ * race?" is answered where the race is told), and an event dated only by its
+ * session would otherwise shut out that very session.
+ */
 function relationWindow(c: TimeCondition): { start: number; end: number } {
   const start = Date.parse(c.window.start);
   const end = Date.parse(c.window.end);
+  const ofEvent = c.anchorUnitId !== undefined;
   switch (c.relation) {
     case "during":
       return { start, end };
     case "around":
       return { start: start - (end - start), end: end + (end - start) };
     case "before":
-      return { start: Number.NEGATIVE_INFINITY, end: start };
+      return { start: Number.NEGATIVE_INFINITY, end: ofEvent ? end : start };
     case "after":
-      return { start: end, end: Number.POSITIVE_INFINITY };
+      return { start: ofEvent ? start : end, end: Number.POSITIVE_INFINITY };
   }
 }
 

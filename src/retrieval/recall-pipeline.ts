@@ -57,14 +57,15 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.fusion ? { fusion: request.fusion } : {}),
     ...(request.queryVector ? { queryVector: request.queryVector } : {}),
   });
-  const needsContext = frame?.active === true;
-  const ids = needsContext ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
+  // Episode support and the frame both read the context of every candidate in the pool.
+  const ids = switches.contextRanking ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
   const units = (await deps.store.getUnits(request.namespace, ids)).map((u) =>
     request.contextOverride ? { ...u, context: request.contextOverride(u) } : u,
   );
-  const contextOf = new Map(units.map((u) => [u.id, u.context]));
-  const chosen = reinstate(ranking, frame, (id) => contextOf.get(id), {
+  const unitOf = new Map(units.map((u) => [u.id, u]));
+  const chosen = reinstate(ranking, frame, (id) => unitOf.get(id), {
     k: request.k,
+    query: request.query,
     contextRanking: switches.contextRanking,
     sessionContext: switches.sessionContext,
   });

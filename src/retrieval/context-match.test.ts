@@ -1,0 +1,46 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { EpisodicContext } from "../model/memory-unit.js";
+import { EMPTY_FRAME, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
+import { matchContext } from "./context-match.js";
+
+const DAY = { start: "2023-05-08T00:00:00.000Z", end: "2023-05-09T00:00:00.000Z", granularity: "day" as const };
+
+const said = (sessionStart: string, speaker = "Mel"): EpisodicContext => ({
+  eventTime: null,
+  mentionedTimes: [],
+  session: { sessionId: "S", start: sessionStart, end: sessionStart },
+  participants: [speaker, speaker === "Mel" ? "Caro" : "Mel"],
+  location: null,
+  entities: [],
+  topic: null,
+});
+
+const frameWith = (time: TimeCondition): RecallFrame => ({ ...EMPTY_FRAME("q"), time, active: true });
+const after = (extra: Partial<TimeCondition> = {}): TimeCondition => ({ relation: "after", window: DAY, evidence: "after", confidence: 0.9, note: "", ...extra });
+const before = (extra: Partial<TimeCondition> = {}): TimeCondition => ({ ...after(extra), relation: "before" });
+const opts = { sessionContext: true };
+
+describe("matchContext", () => {
+  it("keeps the episode of an anchor event inside 'after <event>' and 'before <event>'", () => {
+    // The race was told in the session of 8 May; "what did she realise after the race?" is answered there.
+    const sameSession = said("2023-05-08T13:56:00.000Z");
+    assert.equal(matchContext(sameSession, frameWith(after({ anchorUnitId: "race" })), opts).ok, true);
+    assert.equal(matchContext(sameSession, frameWith(before({ anchorUnitId: "race" })), opts).ok, true);
+    assert.equal(matchContext(said("2023-05-07T10:00:00.000Z"), frameWith(after({ anchorUnitId: "race" })), opts).ok, false);
+    assert.equal(matchContext(said("2023-05-10T10:00:00.000Z"), frameWith(before({ anchorUnitId: "race" })), opts).ok, false);
+  });
+
+  it("keeps a dated 'after'/'before' strict: after 8 May means from 9 May", () => {
+    assert.equal(matchContext(said("2023-05-08T13:56:00.000Z"), frameWith(after()), opts).ok, false);
+    assert.equal(matchContext(said("2023-05-08T13:56:00.000Z"), frameWith(before()), opts).ok, false);
+    const later = matchContext(said("2023-05-10T10:00:00.000Z"), frameWith(after()), opts);
+    assert.equal(later.ok, true);
+    assert.match(later.met[0]!, /^session after/);
+  });
+
+  it("uses the session span only with session context on", () => {
+    const later = said("2023-05-10T10:00:00.000Z");
+    assert.equal(matchContext(later, frameWith(after()), { sessionContext: false }).ok, false);
+  });
+});

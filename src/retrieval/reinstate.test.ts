@@ -1,0 +1,117 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
+import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
+import type { ContentCandidate } from "./content-recall.js";
+import { COVERAGE_WEIGHT, EPISODE_SUPPORT, SUPPORT_FLOOR, reinstate, type ReinstateOptions } from "./reinstate.js";
+
+const context = (sessionId: string, speaker = "Ann"): EpisodicContext => ({
+  eventTime: null,
+  mentionedTimes: [],
+  session: { sessionId, start: "2023-05-08T13:56:00.000Z", end: "2023-05-08T13:56:00.000Z" },
+  participants: [speaker, speaker === "Ann" ? "Bob" : "Ann"],
+  location: null,
+  entities: [],
+  topic: null,
+});
+
+const lexical = (rank: number, score: number) => ({ lexical: { rank, score } });
+/** u1 is the best single hit but alone in its session; S2 holds three fair lexical hits. */
+const ranking: ContentCandidate[] = [
+  { unitId: "u1", score: 0.1, ...lexical(1, 10) },
+  { unitId: "u2", score: 0.09, ...lexical(2, 9) },
+  { unitId: "u3", score: 0.08, ...lexical(3, 8) },
+  { unitId: "u4", score: 0.07, ...lexical(4, 7) },
+  { unitId: "u5", score: 0.05, ...lexical(5, 5) },
+];
+const unit = (id: string, ctx: EpisodicContext, content = "small talk"): MemoryUnit => ({
+  id,
+  namespace: "t",
+  content,
+  cue: "",
+  context: ctx,
+  provenance: { sessionId: ctx.session.sessionId, turnIds: [`${id}:1`] },
+  anchoredBy: "test",
+});
+const units = new Map<string, MemoryUnit>([
+  ["u1", unit("u1", context("S1"))],
+  ["u2", unit("u2", context("S2"))],
+  ["u3", unit("u3", context("S3"))],
+  ["u4", unit("u4", context("S2", "Bob"))],
+  ["u5", unit("u5", context("S2"))],
+]);
+const contextOf = (id: string) => units.get(id);
+/** The query shares no word with the units above: no coverage unless a test adds it. */
+const RAMEM: ReinstateOptions = { k: 5, query: "zebra", contextRanking: true, sessionContext: true };
+const ids = (xs: ReadonlyArray<{ unitId: string }>) => xs.map((x) => x.unitId);
+
+const bobFrame: RecallFrame = {
+  ...EMPTY_FRAME("what did Bob say"),
+  participants: { names: ["Bob"], evidence: "Bob", confidence: 0.9, note: "known speaker" },
+  active: true,
+};
+
+describe("reinstate", () => {
+  it("lifts the units of an episode the query keeps hitting above a lone hit", () => {
+    const out = reinstate(ranking, null, contextOf, RAMEM);
+    // Episode scores: S1 0.1/3, S2 (0.09 + 0.07 + 0.05)/3 = 0.07, S3 0.08/3.
+    // u2 0.16, u4 0.14, u1 0.133, u5 0.12, u3 0.107: S2's units pass the lone best hit u1.
+    assert.equal(EPISODE_SUPPORT, 3);
+    assert.deepEqual(ids(out), ["u2", "u4", "u1", "u5", "u3"]);
+    assert.match(out[0]!.contextReasons.join(" "), /episode S2 \+0\.070/);
+  });
+
+  it("takes support only from candidates that match the query's words well", () => {
+    // u4 found only densely and u5 by a weak lexical match: S2's score is u2's alone.
+    const weak = ranking.map((c) => (c.unitId === "u4" ? { unitId: "u4", score: 0.065 } : c.unitId === "u5" ? { ...c, ...lexical(5, 10 * SUPPORT_FLOOR - 1) } : c));
+    const out = reinstate(weak, null, contextOf, RAMEM);
+    assert.deepEqual(ids(out), ["u1", "u2", "u3", "u4", "u5"]);
+    assert.match(out[3]!.contextReasons.join(" "), /episode S2 \+0\.030/);
+  });
+
+  it("lifts an episode whose candidates between them hold the query's words", () => {
+    // S3 holds "charity race" in one turn and "realised" in another; S1 holds only "Ann" and "race".
+    const story = new Map(units);
+    story.set("u1", unit("u1", context("S1"), "Ann: the race was long"));
+    story.set("u3", unit("u3", context("S3"), "Ann: I ran a charity race"));
+    story.set("u6", unit("u6", context("S3"), "Ann: I realised self-care matters"));
+    const withU6 = [...ranking, { unitId: "u6", score: 0.01 }];
+    const out = reinstate(withU6, null, (id) => story.get(id), { ...RAMEM, query: "What did Ann realise after the charity race?", k: 6 });
+    // Need (stems): ann, realis, chariti, race. S3: 0.08/3 + 0.1 (all four); S1: 0.1/3 + 0.05 (two); S2: 0.07.
+    assert.equal(COVERAGE_WEIGHT, 0.1);
+    assert.deepEqual(ids(out), ["u3", "u1", "u2", "u4", "u6", "u5"]);
+    assert.match(out[0]!.contextReasons.join(" "), /episode S3 \+0\.127/);
+  });
+
+  it("does not count the people the frame names as words an episode covers", () => {
+    const chat = new Map(units);
+    chat.set("u4", unit("u4", context("S2", "Bob"), "Bob: hello there"));
+    const query = "What did Bob say about zebras?"; // bob, say, zebra: S2 covers "bob" only
+    const plain = reinstate(ranking, null, (id) => chat.get(id), { ...RAMEM, query });
+    assert.match(plain.find((c) => c.unitId === "u2")!.contextReasons.join(" "), /episode S2 \+0\.103/);
+    const framed = reinstate(ranking, bobFrame, (id) => chat.get(id), { ...RAMEM, query });
+    assert.match(framed.find((c) => c.unitId === "u2")!.contextReasons.join(" "), /episode S2 \+0\.070/);
+  });
+
+  it("gives no episode support without session context (ablation no-session-context)", () => {
+    const out = reinstate(ranking, null, contextOf, { ...RAMEM, sessionContext: false });
+    assert.deepEqual(ids(out), ["u1", "u2", "u3", "u4", "u5"]);
+    assert.ok(out.every((c) => c.contextReasons.length === 0));
+  });
+
+  it("keeps the content order when context ranking is off (ablation no-context-ranking)", () => {
+    const out = reinstate(ranking, bobFrame, contextOf, { ...RAMEM, contextRanking: false, k: 3 });
+    assert.deepEqual(ids(out), ["u1", "u2", "u3"]);
+  });
+
+  it("puts context-valid units first, then the rest, cut to K", () => {
+    const out = reinstate(ranking, bobFrame, contextOf, { ...RAMEM, k: 3 });
+    assert.deepEqual(ids(out), ["u4", "u2", "u1"]);
+    assert.equal(out[0]!.contextReasons[0], "about Bob");
+  });
+
+  it("ignores an inactive frame", () => {
+    const out = reinstate(ranking, { ...bobFrame, active: false }, contextOf, RAMEM);
+    assert.deepEqual(ids(out), ["u2", "u4", "u1", "u5", "u3"]);
+  });
+});
