@@ -6,6 +6,10 @@ import { askCommand } from "./commands/ask.js";
 import { statsCommand } from "./commands/stats.js";
 import { demoCommand } from "./commands/demo.js";
 import { benchCommand } from "./commands/bench.js";
+import { serveCommand } from "./commands/serve.js";
+import { keysCommand } from "./commands/keys.js";
+import { exportCommand } from "./commands/export.js";
+import { importCommand } from "./commands/import.js";
 
 // `ramem recall ... | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -25,7 +29,11 @@ const program = new Command("ramem")
   .addCommand(recallCommand())
   .addCommand(askCommand())
   .addCommand(statsCommand())
-  .addCommand(benchCommand());
+  .addCommand(benchCommand())
+  .addCommand(serveCommand())
+  .addCommand(keysCommand())
+  .addCommand(exportCommand())
+  .addCommand(importCommand());
 
 program.addHelpText(
   "after",

@@ -8,7 +8,7 @@ import { RamemError } from "../model/errors.js";
 import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
-import { createRestApp } from "./rest/create-rest-app.js";
+import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -81,6 +81,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
   });
   const app = new Hono();
+  app.notFound(routeNotFound);
+  app.onError(problemForError);
   // Sub-apps first, so the REST app's not-found handler does not answer for them.
   // The MCP streamable-HTTP app is mounted here at "/mcp" (see StartServerOptions.subApps).
   for (const [path, make] of Object.entries(options.subApps ?? {})) {

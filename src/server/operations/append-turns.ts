@@ -41,14 +41,14 @@ export async function appendTurns(memory: Memory, namespace: string, sessionId: 
 
   const oldUnits = await memory.store.listUnits(namespace, { sessionId });
   const taken = new Set(oldUnits.flatMap((u) => u.provenance.turnIds));
-  for (const [i, t] of input.turns.entries()) {
-    if (t.id !== undefined && taken.has(t.id)) {
+  const turns = toTurns(sessionId, input.turns, nextTurnIndex(sessionId, taken));
+  for (const [i, t] of turns.entries()) {
+    if (taken.has(t.id)) {
       throw new RamemError("DUPLICATE_TURN", `turns[${i}].id: session ${sessionId} already has a turn ${JSON.stringify(t.id)}`, {
         hint: "omit the id to get the next one, or use a new id; nothing was stored",
       });
     }
   }
-  const turns = toTurns(sessionId, input.turns, nextTurnIndex(sessionId, taken), taken);
   const times = turns.map((t) => t.time).filter((t): t is string => t !== undefined).map(isoNormalize);
   const startTime = [existing.startTime, ...times].reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a));
   const endTime = [existing.endTime, ...times].reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));

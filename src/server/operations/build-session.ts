@@ -2,19 +2,19 @@ import { SessionWithTurns, type Turn } from "../../model/conversation.js";
 import { RamemError } from "../../model/errors.js";
 import type { TurnInput } from "../rest/schemas.js";
 
-/** Request turns → library turns: default ids continue from `firstIndex` (1-based) and skip ids already `taken`. */
-export function toTurns(sessionId: string, input: readonly TurnInput[], firstIndex = 1, taken: ReadonlySet<string> = new Set()): Turn[] {
-  const used = new Set(taken);
-  let next = firstIndex;
-  return input.map((t) => {
-    let id = t.id;
-    if (id === undefined) {
-      while (used.has(`${sessionId}:${next}`)) next++;
-      id = `${sessionId}:${next++}`;
-    }
-    used.add(id);
-    return { id, speaker: t.speaker, text: t.text, ...(t.time ? { time: t.time } : {}), ...(t.attachments ? { attachments: t.attachments } : {}) };
-  });
+/**
+ * Request turns → library turns. A turn without an id gets `<sessionId>:<position>`
+ * as in the native file format, positions counting from `firstPosition` (1 for a
+ * whole session, one past the stored turns for an append).
+ */
+export function toTurns(sessionId: string, input: readonly TurnInput[], firstPosition = 1): Turn[] {
+  return input.map((t, i) => ({
+    id: t.id ?? `${sessionId}:${firstPosition + i}`,
+    speaker: t.speaker,
+    text: t.text,
+    ...(t.time ? { time: t.time } : {}),
+    ...(t.attachments ? { attachments: t.attachments } : {}),
+  }));
 }
 
 /**

@@ -32,12 +32,8 @@ export function createRestApp(deps: RestDeps): RestApp {
     },
   });
 
-  app.onError((err, c) => problemResponse(toProblem(err, c)));
-  app.notFound((c) =>
-    problemResponse(
-      problemOf(new RamemError("ROUTE_NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, { hint: "the routes are listed in GET /openapi.json" }), c.req.path),
-    ),
-  );
+  app.onError(problemForError);
+  app.notFound(routeNotFound);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
@@ -103,8 +99,22 @@ function limit(maxSize: number): MiddlewareHandler<AuthEnv> {
           }),
           c.req.path,
         ),
+        // The rest of the body is never read: tell the client not to reuse this connection.
+        { connection: "close" },
       ),
   });
+}
+
+/** Not-found handler, shared with the root app that mounts sub-apps next to this one. */
+export function routeNotFound(c: Context): Response {
+  return problemResponse(
+    problemOf(new RamemError("ROUTE_NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, { hint: "the routes are listed in GET /openapi.json" }), c.req.path),
+  );
+}
+
+/** Error handler: RamemError → its problem, Hono's HTTP errors → problems, anything else → 500 without internals. */
+export function problemForError(err: Error, c: Context): Response {
+  return problemResponse(toProblem(err, c));
 }
 
 function toProblem(err: Error, c: Context) {

@@ -70,8 +70,8 @@ export function problemOf(err: RamemError, instance?: string, errors?: Problem["
   };
 }
 
-export function problemResponse(problem: Problem): Response {
-  return new Response(JSON.stringify(problem), { status: problem.status, headers: { "content-type": PROBLEM_CONTENT_TYPE } });
+export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), { status: problem.status, headers: { "content-type": PROBLEM_CONTENT_TYPE, ...headers } });
 }
 
 /** zod issues → one problem naming every failing field by its path (`turns.0.text`). */
@@ -90,6 +90,7 @@ function formatPath(path: readonly PropertyKey[], where: string): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_format" && issue.format === "datetime") return "expected an ISO 8601 date-time with a zone, e.g. 2023-05-08T13:56:00Z";
   if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
   return issue.message;
 }

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { RamemError } from "../../../model/errors.js";
 import { MemoryUnit } from "../../../model/memory-unit.js";
 import { authorize } from "../../auth/middleware.js";
+import { forgetUnit } from "../../operations/forget-unit.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { Deleted, ListQuery, MemoryList, NamespaceParam, UnitParams } from "../schemas.js";
@@ -28,7 +29,7 @@ const deleteMemory = createRoute({
   method: "delete",
   path: "/v1/namespaces/{ns}/memories/{unitId}",
   tags: ["memories"],
-  summary: "Delete one unit from every index (vector, full-text, table). Needs write.",
+  summary: "Delete one unit from every index (vector, full-text, table); its words are also cleared from its neighbours' search cues. Needs write.",
   request: { params: UnitParams },
   responses: { 200: { description: "Deleted", content: { "application/json": { schema: Deleted } } }, ...problems(...AUTHED, 404) },
 });
@@ -68,7 +69,7 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
   app.openapi(deleteMemory, async (c) => {
     const { ns, unitId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
-    const ok = await writeLock.run(ns, () => memory.store.deleteUnit(ns, unitId));
+    const ok = await writeLock.run(ns, () => forgetUnit(memory, ns, unitId));
     if (!ok) throw unitNotFound(ns, unitId);
     return c.json({ deleted: 1 }, 200);
   });
