@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { openMemory } from "../../open-memory.js";
+import { createHashEmbedder } from "../../providers/hash-embedder.js";
+import type { Embedder } from "../../providers/embedder.js";
 import type { Memory } from "../../memory.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import type { ApiKeyStore, Role } from "../../store/api-key-contract.js";
@@ -23,10 +26,22 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: { keys?: Array<{ role: Role; namespaces: string[] }>; server?: Partial<StartServerOptions> } = {}): Promise<TestServer> {
+/**
+ * The hash embedder, answering after a real wait (a timer, like a remote or
+ * WASM model): without one, a write never yields to another request between
+ * reading a session and writing it back, and a missing lock would go unseen.
+ */
+export function slowHashEmbedder(delayMs: number): Embedder {
+  const inner = createHashEmbedder();
+  return { ...inner, embed: async (texts) => (await sleep(delayMs), inner.embed(texts)) };
+}
+
+export async function startTestServer(
+  options: { keys?: Array<{ role: Role; namespaces: string[] }>; server?: Partial<StartServerOptions>; embedDelayMs?: number } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "ramem-server-"));
   const db = join(dir, "test.db");
-  const memory = await openMemory({ db, embedder: "hash", languageModel: null, env: {} });
+  const memory = await openMemory({ db, embedder: options.embedDelayMs ? slowHashEmbedder(options.embedDelayMs) : "hash", languageModel: null, env: {} });
   const keys = await openApiKeyStore(db);
   const secrets: string[] = [];
   for (const k of options.keys ?? []) secrets.push((await createApiKey(keys, { name: "test", role: k.role, namespaces: k.namespaces })).secret);
