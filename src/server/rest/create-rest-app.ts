@@ -82,7 +82,7 @@ export function roleFor(method: string, path: string): Role {
 
 function namespaceGate(): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    const ns = decodeURIComponent(c.req.param("ns") ?? "");
+    const ns = c.req.param("ns") ?? "";
     authorize(c.get("principal"), ns, roleFor(c.req.method, c.req.path));
     await next();
   };

@@ -78,6 +78,15 @@ describe("cross-tenant isolation: zero leaks on every route", () => {
     });
   }
 
+  it("a percent-encoded foreign namespace is the same namespace: still 403", async () => {
+    for (const path of ["/v1/namespaces/ns%2Db/memories", "/v1/namespaces/%6Es-b/export", "/v1/namespaces/ns-b%2F../ns-a/memories"]) {
+      const r = await t.call("GET", path, { key: keyA });
+      assert.ok(r.status === 403 || r.status === 404, `${path}: ${r.status}`);
+      assert.ok(!leaks(r.text), path);
+    }
+    assert.equal((await t.call("GET", "/v1/namespaces/ns%2Db/memories", { key: keyA })).status, 403);
+  });
+
   it("without a key, every ns-b route is a 401 that says nothing about ns-b", async () => {
     for (const [method, path, opts] of foreignRoutes("ns-b")) {
       const r = await t.call(method, path.replace("BUNIT", bUnitIds[0]!), opts ?? {});
