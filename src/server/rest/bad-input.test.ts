@@ -33,6 +33,7 @@ describe("bad input: a clear 4xx problem, nothing stored", () => {
     { name: "an invalid date in a list filter", req: ["GET", "/v1/namespaces/garden/memories?from=last-week", {}], status: 400, code: "VALIDATION_FAILED", detail: /query\.from/, field: "query.from" },
     { name: "an empty range in a list filter", req: ["GET", "/v1/namespaces/garden/memories?from=2023-02-01T00:00:00Z&to=2023-01-01T00:00:00Z", {}], status: 400, code: "VALIDATION_FAILED", detail: /query\.to/ },
     { name: "an unknown field in the body", req: put({ startTime: "2023-01-01T00:00:00Z", turns: [turn()], colour: "red" }, "d"), status: 400, code: "VALIDATION_FAILED", detail: /unknown field "colour"/, field: "body" },
+    { name: "a body id that differs from the path", req: put({ id: "other", startTime: "2023-01-01T00:00:00Z", turns: [turn()] }, "d"), status: 400, code: "VALIDATION_FAILED", detail: /body\.id: "other" differs/ },
     { name: "an unknown field in a turn", req: put({ startTime: "2023-01-01T00:00:00Z", turns: [turn({ mood: "happy" })] }, "d"), status: 400, code: "VALIDATION_FAILED", detail: /body\.turns\[0\]: unknown field "mood"/ },
     { name: "an unknown query parameter", req: ["GET", "/v1/namespaces/garden/memories?sesion=s1", {}], status: 400, code: "VALIDATION_FAILED", detail: /unknown field "sesion"/ },
     { name: "wrong types", req: ["POST", "/v1/namespaces/garden/recall", { json: { query: 42, k: "ten" } }], status: 400, code: "VALIDATION_FAILED", detail: /body\.query/ },

@@ -37,6 +37,7 @@ export type TurnInput = z.infer<typeof TurnInput>;
 
 export const SessionInput = z
   .strictObject({
+    id: z.string().min(1).max(200).optional().meta({ description: "May be given (a native-format session pasted as is); must equal the path's sessionId." }),
     startTime: Iso,
     endTime: Iso.optional().meta({ description: "Default: startTime" }),
     participants: z.array(z.string().trim().min(1).max(200)).max(1000).optional().meta({ description: "Default: the speakers" }),

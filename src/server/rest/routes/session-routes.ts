@@ -71,6 +71,11 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
     const { ns, sessionId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
     const body = c.req.valid("json");
+    if (body.id !== undefined && body.id !== sessionId) {
+      throw new RamemError("VALIDATION_FAILED", `body.id: ${JSON.stringify(body.id)} differs from the path's session id ${JSON.stringify(sessionId)}`, {
+        hint: "omit id from the body, or PUT to /sessions/<that id>; nothing was stored",
+      });
+    }
     const turns = toTurns(sessionId, body.turns);
     const startTime = isoNormalize(body.startTime);
     const session = checkSession({
