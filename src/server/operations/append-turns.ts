@@ -76,7 +76,11 @@ export async function appendTurns(memory: Memory, namespace: string, sessionId: 
   return { created: false, turnIds: turns.map((t) => t.id), unitsWritten: anchored.units.length, warnings: anchored.warnings };
 }
 
-/** One past the highest "<session>:<n>" id, so default ids keep counting from where the session is. */
+/**
+ * The position of the next turn: one past the number of stored turns, or past
+ * the highest "<session>:<n>" id if that is larger, so a default id is never
+ * one the session already has.
+ */
 function nextTurnIndex(sessionId: string, taken: ReadonlySet<string>): number {
   let max = taken.size;
   const prefix = `${sessionId}:`;
