@@ -42,7 +42,16 @@ export function serveCommand(): Command {
       }
       let server;
       try {
-        server = await startServer({ memory, keys, host: opts.host, port: opts.port, maxBodyBytes: opts.maxBody, maxImportBytes: opts.maxImport });
+        server = await startServer({
+          memory,
+          keys,
+          host: opts.host,
+          port: opts.port,
+          maxBodyBytes: opts.maxBody,
+          maxImportBytes: opts.maxImport,
+          // MCP over streamable HTTP mounts here, sharing auth and the write lock:
+          // subApps: { "/mcp": ({ memory, authenticate }) => createMcpHttpApp({ memory, authenticate }) },
+        });
       } catch (err) {
         await keys.close();
         await memory.close();
