@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { openMemory } from "../../open-memory.js";
 import { createHashEmbedder } from "../../providers/hash-embedder.js";
 import type { Embedder } from "../../providers/embedder.js";
+import type { LanguageModel } from "../../providers/language-model.js";
 import type { Memory } from "../../memory.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import type { ApiKeyStore, Role } from "../../store/api-key-contract.js";
@@ -37,11 +38,11 @@ export function slowHashEmbedder(delayMs: number): Embedder {
 }
 
 export async function startTestServer(
-  options: { keys?: Array<{ role: Role; namespaces: string[] }>; server?: Partial<StartServerOptions>; embedDelayMs?: number } = {},
+  options: { keys?: Array<{ role: Role; namespaces: string[] }>; server?: Partial<StartServerOptions>; embedDelayMs?: number; languageModel?: LanguageModel } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "ramem-server-"));
   const db = join(dir, "test.db");
-  const memory = await openMemory({ db, embedder: options.embedDelayMs ? slowHashEmbedder(options.embedDelayMs) : "hash", languageModel: null, env: {} });
+  const memory = await openMemory({ db, embedder: options.embedDelayMs ? slowHashEmbedder(options.embedDelayMs) : "hash", languageModel: options.languageModel ?? null, env: {} });
   const keys = await openApiKeyStore(db);
   const secrets: string[] = [];
   for (const k of options.keys ?? []) secrets.push((await createApiKey(keys, { name: "test", role: k.role, namespaces: k.namespaces })).secret);
