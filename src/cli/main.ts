@@ -29,11 +29,13 @@ const program = new Command("ramem")
   .addCommand(recallCommand())
   .addCommand(askCommand())
   .addCommand(statsCommand())
-  .addCommand(benchCommand())
-  .addCommand(serveCommand())
-  .addCommand(keysCommand())
-  .addCommand(exportCommand())
-  .addCommand(importCommand());
+  .addCommand(benchCommand());
+
+// Server commands, one line each so other branches' registrations merge cleanly.
+program.addCommand(serveCommand());
+program.addCommand(keysCommand());
+program.addCommand(exportCommand());
+program.addCommand(importCommand());
 
 program.addHelpText(
   "after",
