@@ -9,6 +9,9 @@ import { openApiKeyStore } from "../store/open-api-key-store.js";
 import { RamemError } from "../model/errors.js";
 import { createApiKey } from "./auth/create-api-key.js";
 import { startServer } from "./serve.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import type { Embedder } from "../providers/embedder.js";
+import { startTestServer } from "./testing/server-fixture.js";
 
 async function withStore(fn: (deps: { memory: Awaited<ReturnType<typeof openMemory>>; keys: Awaited<ReturnType<typeof openApiKeyStore>> }) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), "ramem-serve-"));
@@ -127,5 +130,27 @@ describe("startServer", () => {
         await first.close();
       }
     });
+  });
+});
+
+describe("the server's vector cache", () => {
+  it("an append re-embeds nothing the server already embedded; only the new turns reach the model", async () => {
+    const seen: string[] = [];
+    const inner = createHashEmbedder();
+    const counting: Embedder = { ...inner, embed: async (texts) => (seen.push(...texts), inner.embed(texts)) };
+    const t = await startTestServer({ embedder: counting });
+    try {
+      const turns = [{ speaker: "Ann", text: "One." }, { speaker: "Bob", text: "Two." }, { speaker: "Ann", text: "Three." }];
+      assert.equal((await t.call("PUT", "/v1/namespaces/ns/sessions/s", { json: { startTime: "2023-01-01T00:00:00Z", turns } })).status, 200);
+      const afterIngest = seen.length;
+      assert.equal(afterIngest, 3);
+      const r = await t.call("POST", "/v1/namespaces/ns/sessions/s/turns", { json: { turns: [{ speaker: "Bob", text: "Four." }] } });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(seen.length - afterIngest, 1, `embedded again: ${seen.slice(afterIngest).join(" | ")}`);
+      assert.equal((await t.call("GET", "/v1/namespaces/ns/export")).status, 200);
+      assert.equal(seen.length - afterIngest, 1, "export re-embedded cached units");
+    } finally {
+      await t.stop();
+    }
   });
 });

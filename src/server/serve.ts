@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { createAdaptorServer } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import type { Memory } from "../memory.js";
+import { Memory } from "../memory.js";
+import { createCachingEmbedder } from "./caching-embedder.js";
 import type { ApiKeyStore } from "../store/api-key-contract.js";
 import { RamemError } from "../model/errors.js";
 import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
@@ -29,6 +30,8 @@ export interface StartServerOptions {
   port?: number;
   maxBodyBytes?: number;
   maxImportBytes?: number;
+  /** Vectors remembered by text (see caching-embedder.ts); 0 turns the cache off. Default 20,000. */
+  embeddingCacheEntries?: number;
   /**
    * Extra apps mounted before the REST routes, keyed by path, e.g.
    * `{ "/mcp": (deps) => createMcpHttpApp({ memory: deps.memory, authenticate: deps.authenticate }) }`.
@@ -72,9 +75,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     );
   }
   const authenticate = createAuthenticator({ keys: options.keys, allowOpenWhenNoKeys: loopback });
+  const memory = withEmbeddingCache(options.memory, options.embeddingCacheEntries ?? 20_000);
   const writeLock = new KeyedLock();
   const rest = createRestApp({
-    memory: options.memory,
+    memory,
     authenticate,
     writeLock,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
@@ -86,7 +90,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Sub-apps first, so the REST app's not-found handler does not answer for them.
   // The MCP streamable-HTTP app is mounted here at "/mcp" (see StartServerOptions.subApps).
   for (const [path, make] of Object.entries(options.subApps ?? {})) {
-    app.route(path, make({ memory: options.memory, authenticate, writeLock }));
+    app.route(path, make({ memory, authenticate, writeLock }));
   }
   app.route("/", rest);
 
@@ -117,4 +121,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+/**
+ * The same memory (store, anchorer, model) with a vector cache in front of its
+ * embedder: appends and exports re-embed stored units (MemoryStore v1 cannot
+ * read vectors back), and the cache makes that a lookup for units this
+ * process has seen.
+ */
+function withEmbeddingCache(memory: Memory, entries: number): Memory {
+  if (entries <= 0) return memory;
+  return new Memory({
+    store: memory.store,
+    embedder: createCachingEmbedder(memory.embedder, entries),
+    anchorer: memory.anchorer,
+    ...(memory.languageModel ? { languageModel: memory.languageModel } : {}),
+    defaultNamespace: memory.defaultNamespace,
+  });
 }

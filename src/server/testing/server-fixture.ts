@@ -38,11 +38,11 @@ export function slowHashEmbedder(delayMs: number): Embedder {
 }
 
 export async function startTestServer(
-  options: { keys?: Array<{ role: Role; namespaces: string[] }>; server?: Partial<StartServerOptions>; embedDelayMs?: number; languageModel?: LanguageModel } = {},
+  options: { keys?: Array<{ role: Role; namespaces: string[] }>; server?: Partial<StartServerOptions>; embedDelayMs?: number; languageModel?: LanguageModel; embedder?: Embedder } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "ramem-server-"));
   const db = join(dir, "test.db");
-  const memory = await openMemory({ db, embedder: options.embedDelayMs ? slowHashEmbedder(options.embedDelayMs) : "hash", languageModel: options.languageModel ?? null, env: {} });
+  const memory = await openMemory({ db, embedder: options.embedder ?? (options.embedDelayMs ? slowHashEmbedder(options.embedDelayMs) : "hash"), languageModel: options.languageModel ?? null, env: {} });
   const keys = await openApiKeyStore(db);
   const secrets: string[] = [];
   for (const k of options.keys ?? []) secrets.push((await createApiKey(keys, { name: "test", role: k.role, namespaces: k.namespaces })).secret);
