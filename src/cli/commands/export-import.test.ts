@@ -28,9 +28,6 @@ test("ramem export --namespace NS --out FILE, then ramem import FILE into a new 
     const exported = await runCli(["export", "--db", a, "--namespace", "conv", "--out", file]);
     assert.equal(exported.code, 0, exported.stderr);
     assert.match(exported.stderr, /exported 1 sessions, 2 units of conv/);
-    const toStdout = await runCli(["export", "--db", a, "--namespace", "conv"]);
-    assert.equal(toStdout.stdout.split("\n").slice(1).join("\n"), readFileSync(file, "utf8").split("\n").slice(1).join("\n"));
-
     // The new store is empty and unbound: import picks the export's embedder (hash) by itself.
     const imported = await runCli(["import", "--db", b, file, "--json"]);
     assert.equal(imported.code, 0, imported.stderr);
@@ -39,18 +36,11 @@ test("ramem export --namespace NS --out FILE, then ramem import FILE into a new 
     assert.deepEqual(await copy.list({ namespace: "conv" }), original);
     await copy.close();
 
-    const twice = await runCli(["import", "--db", b, file]);
-    assert.equal(twice.code, 2);
-    assert.match(twice.stderr, /already holds 1 sessions/);
-
     writeFileSync(join(dir, "bad.jsonl"), readFileSync(file, "utf8").split("\n").slice(0, 2).join("\n"));
     const truncated = await runCli(["import", "--db", join(dir, "c.db"), "--embedder", "hash", join(dir, "bad.jsonl")]);
     assert.equal(truncated.code, 2);
     assert.match(truncated.stderr, /bad\.jsonl: the header announces 1 sessions and 2 units, the file holds 1 and 0/);
 
-    const missing = await runCli(["export", "--db", a, "--namespace", "nope", "--embedder", "hash"]);
-    assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /holds no sessions/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
