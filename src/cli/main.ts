@@ -7,6 +7,10 @@ import { statsCommand } from "./commands/stats.js";
 import { demoCommand } from "./commands/demo.js";
 import { benchCommand } from "./commands/bench.js";
 import { mcpCommand } from "./commands/mcp.js";
+import { serveCommand } from "./commands/serve.js";
+import { keysCommand } from "./commands/keys.js";
+import { exportCommand } from "./commands/export.js";
+import { importCommand } from "./commands/import.js";
 
 // `ramem recall ... | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -28,6 +32,12 @@ const program = new Command("ramem")
   .addCommand(statsCommand())
   .addCommand(benchCommand())
   .addCommand(mcpCommand());
+
+// Server commands, one line each so other branches' registrations merge cleanly.
+program.addCommand(serveCommand());
+program.addCommand(keysCommand());
+program.addCommand(exportCommand());
+program.addCommand(importCommand());
 
 program.addHelpText(
   "after",

@@ -1,0 +1,33 @@
+import { Command } from "commander";
+import { writeFile } from "node:fs/promises";
+import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { exportNamespace } from "../../portability/export-namespace.js";
+import { RamemError } from "../../model/errors.js";
+
+export function exportCommand(): Command {
+  return addStoreOptions(
+    new Command("export")
+      .description("Export a namespace as JSONL (header, sessions, units with their embeddings) for `ramem import`.")
+      .requiredOption("--namespace <ns>", "namespace to export")
+      .option("--out <file>", "write to this file (default: stdout)"),
+  ).action(async (opts: CommonOptions & { namespace: string; out?: string }) =>
+    runAction(opts.json, async () => {
+      const memory = await openFromOptions(opts);
+      try {
+        const s = await memory.store.stats(opts.namespace);
+        if (s.sessions === 0) {
+          throw new RamemError("NAMESPACE_NOT_FOUND", `namespace ${JSON.stringify(opts.namespace)} holds no sessions in ${memory.store.location}`, {
+            hint: "see the namespaces with `ramem stats`",
+          });
+        }
+        const text = `${(await exportNamespace(memory, opts.namespace)).join("\n")}\n`;
+        if (opts.out) {
+          await writeFile(opts.out, text);
+          process.stderr.write(`exported ${s.sessions} sessions, ${s.units} units of ${opts.namespace} to ${opts.out}\n`);
+        } else process.stdout.write(text);
+      } finally {
+        await memory.close();
+      }
+    }),
+  );
+}

@@ -1,0 +1,86 @@
+import { Command, Option } from "commander";
+import { DEFAULT_DB_PATH } from "../../open-memory.js";
+import { runAction } from "../shared.js";
+import { openApiKeyStore } from "../../store/open-api-key-store.js";
+import { ROLES, type ApiKeyRecord, type ApiKeyStore, type Role } from "../../store/api-key-contract.js";
+import { createApiKey } from "../../server/auth/create-api-key.js";
+import { RamemError } from "../../model/errors.js";
+
+interface KeysOptions {
+  db: string;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function withDb(cmd: Command): Command {
+  return cmd
+    .option("--db <path>", "SQLite file of the store the server uses (keys live in it)", process.env.RAMEM_DB || DEFAULT_DB_PATH)
+    .option("--json", "machine-readable output on stdout");
+}
+
+async function withKeys<T>(opts: KeysOptions, body: (keys: ApiKeyStore) => Promise<T>): Promise<T> {
+  const keys = await openApiKeyStore(opts.db);
+  try {
+    return await body(keys);
+  } finally {
+    await keys.close();
+  }
+}
+
+/** What may be shown of a key: everything but its hash. */
+function publicView(k: ApiKeyRecord) {
+  return { id: k.id, name: k.name, role: k.role, namespaces: k.namespaces, createdAt: k.createdAt, revokedAt: k.revokedAt };
+}
+
+export function keysCommand(): Command {
+  const create = withDb(
+    new Command("create")
+      .description("Create an API key bound to namespaces with a role; prints the secret once (only its hash is stored).")
+      .requiredOption("--name <name>", "a label for the key, e.g. support-bot")
+      .addOption(new Option("--role <role>", "read: recall, list, export; write: also ingest, append, import, delete units/sessions; admin: also delete namespaces").choices(ROLES as string[]).makeOptionMandatory())
+      .requiredOption("--namespace <ns>", "namespace the key may touch (repeat for more)", collect),
+  ).action(async (opts: KeysOptions & { name: string; role: Role; namespace: string[] }) =>
+    runAction(opts.json, async () => {
+      const { record, secret } = await withKeys(opts, (keys) => createApiKey(keys, { name: opts.name, role: opts.role, namespaces: opts.namespace }));
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ ...publicView(record), secret })}\n`);
+        return;
+      }
+      process.stdout.write(
+        `created ${record.id} (${record.role} on ${record.namespaces.join(", ")})\n\n  ${secret}\n\n` +
+          "This secret is shown once and cannot be recovered; store it now. Send it as: Authorization: Bearer <secret>\n",
+      );
+    }),
+  );
+
+  const list = withDb(new Command("list").description("List API keys (never their secrets).")).action(async (opts: KeysOptions) =>
+    runAction(opts.json, async () => {
+      const all = await withKeys(opts, (keys) => keys.listKeys());
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ keys: all.map(publicView) })}\n`);
+        return;
+      }
+      if (!all.length) {
+        process.stdout.write("no API keys: the server runs open on loopback and refuses other hosts. Create one with `ramem keys create`.\n");
+        return;
+      }
+      for (const k of all) {
+        process.stdout.write(
+          `${k.id}  ${k.name.padEnd(20)} ${k.role.padEnd(5)}  ${k.namespaces.join(",").padEnd(24)} created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}\n`,
+        );
+      }
+    }),
+  );
+
+  const revoke = withDb(new Command("revoke").description("Revoke an API key by its id (see `ramem keys list`); it stops working at once.").argument("<id>", "key id, e.g. key_3f9a1c2b4d5e")).action(
+    async (id: string, opts: KeysOptions) =>
+      runAction(opts.json, async () => {
+        const ok = await withKeys(opts, (keys) => keys.revokeKey(id, new Date().toISOString()));
+        if (!ok) throw new RamemError("KEY_NOT_FOUND", `no active key ${JSON.stringify(id)}`, { hint: "see the ids with `ramem keys list`" });
+        process.stdout.write(opts.json ? `${JSON.stringify({ revoked: id })}\n` : `revoked ${id}\n`);
+      }),
+  );
+
+  return new Command("keys").description("Manage the server's API keys: create, list, revoke.").addCommand(create).addCommand(list).addCommand(revoke);
+}

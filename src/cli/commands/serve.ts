@@ -1,0 +1,72 @@
+import { Command } from "commander";
+import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { openApiKeyStore } from "../../store/open-api-key-store.js";
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from "../../server/serve.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IMPORT_BYTES } from "../../server/rest/rest-deps.js";
+import { InvalidArgumentError } from "commander";
+
+interface ServeOptions extends CommonOptions {
+  host: string;
+  port: number;
+  maxBody: number;
+  maxImport: number;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got "${value}".`);
+  return n;
+}
+
+export function serveCommand(): Command {
+  return addStoreOptions(
+    new Command("serve")
+      .description(
+        "Serve the REST API (OpenAPI document at /openapi.json). Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
+          "With no keys it runs open on loopback only, and refuses any other host.",
+      )
+      .option("--host <host>", "interface to listen on", DEFAULT_HOST)
+      .option("--port <port>", "TCP port (0: any free port)", parsePort, DEFAULT_PORT)
+      .option("--max-body <bytes>", "request body limit (import excepted)", parsePositiveInt("--max-body"), DEFAULT_MAX_BODY_BYTES)
+      .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES),
+  ).action(async (opts: ServeOptions) =>
+    runAction(opts.json, async () => {
+      const memory = await openFromOptions(opts);
+      let keys;
+      try {
+        // Keys live where the memory does: the --store URL (postgres, with its password) or the --db file.
+        keys = await openApiKeyStore((opts as { store?: string }).store ?? opts.db);
+      } catch (err) {
+        await memory.close();
+        throw err;
+      }
+      let server;
+      try {
+        server = await startServer({
+          memory,
+          keys,
+          host: opts.host,
+          port: opts.port,
+          maxBodyBytes: opts.maxBody,
+          maxImportBytes: opts.maxImport,
+          // MCP over streamable HTTP mounts here, sharing auth and the write lock:
+          // subApps: { "/mcp": ({ memory, authenticate }) => createMcpHttpApp({ memory, authenticate }) },
+        });
+      } catch (err) {
+        await keys.close();
+        await memory.close();
+        throw err;
+      }
+      const line = { url: server.url, store: memory.store.location, embedder: memory.embedder.id, open: server.open };
+      process.stdout.write(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json)\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      await server.close();
+      await keys.close();
+      await memory.close();
+    }),
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openMemory } from "../open-memory.js";
+import type { Memory } from "../memory.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import { exportNamespace } from "./export-namespace.js";
+import { decodeEmbedding } from "./export-format.js";
+
+describe("exportNamespace", () => {
+  let dir: string;
+  let source: Memory;
+  let text: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "ramem-export-"));
+    source = await openMemory({ db: join(dir, "e.db"), embedder: "hash", languageModel: null, env: {} });
+    await source.ingest([
+      {
+        session: { id: "s1", namespace: "src", startTime: "2023-05-08T13:56:00.000Z", endTime: "2023-05-08T14:56:00.000Z", participants: ["Ana", "Ben"] },
+        turns: [
+          { id: "t1", speaker: "Ana", text: "I moved to Lisbon last August." },
+          { id: "t2", speaker: "Ben", text: "How is the weather there in winter?" },
+          { id: "t3", speaker: "Ana", text: "Mild, I went surfing on 2 January 2023." },
+        ],
+      },
+      { session: { id: "s2", namespace: "src", startTime: "2023-06-01T09:00:00.000Z", endTime: "2023-06-01T09:00:00.000Z", participants: ["Ana"] }, turns: [{ id: "u1", speaker: "Ana", text: "Adopted a dog named Pico." }] },
+      { session: { id: "o1", namespace: "other", startTime: "2023-06-01T09:00:00.000Z", endTime: "2023-06-01T09:00:00.000Z", participants: ["Zed"] }, turns: [{ id: "z1", speaker: "Zed", text: "Not for export." }] },
+    ]);
+    text = (await exportNamespace(source, "src", new Date("2026-01-01T00:00:00Z"))).join("\n");
+  });
+  after(async () => {
+    await source.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes a header, then each session followed by its units with base64 float32 vectors", () => {
+    const lines = text.split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines[0], { format: "ramem-export", version: 1, namespace: "src", embedder: "hash-bow@1:256", dimensions: 256, sessions: 2, units: 4, exportedAt: "2026-01-01T00:00:00.000Z" });
+    assert.deepEqual(lines.slice(1).map((l) => `${l.type}:${l.type === "session" ? l.session.id : l.unit.provenance.turnIds[0]}`), ["session:s1", "unit:t1", "unit:t2", "unit:t3", "session:s2", "unit:u1"]);
+    const v = decodeEmbedding(lines[2].embedding);
+    assert.equal(v.length, 256);
+  });
+
+  it("holds only its namespace", () => {
+    assert.ok(!text.includes("Not for export") && !text.includes('"namespace":"other"'));
+  });
+
+  it("the vectors are the embedder's vectors of the unit content", async () => {
+    const line = JSON.parse(text.split("\n")[2]!);
+    const [expected] = await createHashEmbedder().embed([line.unit.content]);
+    assert.deepEqual(decodeEmbedding(line.embedding), expected);
+  });
+});

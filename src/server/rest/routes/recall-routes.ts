@@ -1,0 +1,76 @@
+import { createRoute } from "@hono/zod-openapi";
+import { authorize } from "../../auth/middleware.js";
+import { CONTENT_ONLY } from "../../../retrieval/recall-pipeline.js";
+import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
+import { AUTHED, problems } from "../responses.js";
+import { AskInput, AskResult, NamespaceParam, RecallInput, RecallResult } from "../schemas.js";
+
+export const NO_LLM_NOTE =
+  "no LLM is configured on this server (RAMEM_LLM_MODEL): answer is null; evidence.text is the context-preserved evidence pack to give your own model";
+
+const recall = createRoute({
+  method: "post",
+  path: "/v1/namespaces/{ns}/recall",
+  tags: ["recall"],
+  summary: "Recall units for a query: the induced recall frame, and per unit why it is there. Needs read.",
+  request: { params: NamespaceParam, body: { content: { "application/json": { schema: RecallInput } }, required: true } },
+  responses: { 200: { description: "Frame and hits", content: { "application/json": { schema: RecallResult } } }, ...problems(...AUTHED, 404, 413) },
+});
+
+const ask = createRoute({
+  method: "post",
+  path: "/v1/namespaces/{ns}/ask",
+  tags: ["recall"],
+  summary: "Recall, then answer from the evidence pack with the server's LLM (answer null without one). Needs read.",
+  request: { params: NamespaceParam, body: { content: { "application/json": { schema: AskInput } }, required: true } },
+  responses: { 200: { description: "Answer and evidence", content: { "application/json": { schema: AskResult } } }, ...problems(...AUTHED, 404, 413) },
+});
+
+export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
+  const { memory } = deps;
+
+  app.openapi(recall, async (c) => {
+    const { ns } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "read");
+    const body = c.req.valid("json");
+    await requireKnownNamespace(memory, ns);
+    const { frame, hits } = await memory.recall(body.query, {
+      namespace: ns,
+      k: body.k,
+      ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
+      ...(body.contentOnly ? { switches: CONTENT_ONLY } : {}),
+    });
+    return c.json({ namespace: ns, query: body.query, frame, hits }, 200);
+  });
+
+  app.openapi(ask, async (c) => {
+    const { ns } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "read");
+    const body = c.req.valid("json");
+    await requireKnownNamespace(memory, ns);
+    const result = await memory.ask(body.question, {
+      namespace: ns,
+      k: body.k,
+      maxTokens: body.maxTokens,
+      ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
+    });
+    return c.json(
+      {
+        namespace: ns,
+        question: result.question,
+        answer: result.answer,
+        llmConfigured: result.llmConfigured,
+        ...(result.llmConfigured ? {} : { note: NO_LLM_NOTE }),
+        cited: result.cited,
+        evidence: {
+          text: result.evidence.text,
+          tokens: result.evidence.tokens,
+          unitIds: result.evidence.included.map((u) => u.id),
+          dropped: result.evidence.dropped,
+        },
+        hits: result.hits,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { Attachment, MAX_TURN_CHARS, NamespaceName } from "../../model/conversation.js";
+import { MemoryUnit } from "../../model/memory-unit.js";
+import { RecallHit } from "../../model/recall.js";
+import { RecallFrame } from "../../model/recall-frame.js";
+import { IsoDateTime } from "../../model/time.js";
+
+/**
+ * Request and response bodies of the REST API. Each reuses the library's own
+ * schemas (src/model); only what the wire adds (optional turn ids, request
+ * envelopes) is defined here. Request objects are strict: an unknown field is
+ * a 400 naming it, not silently dropped.
+ */
+
+const Iso = IsoDateTime.meta({ description: "ISO 8601 date-time with a zone, e.g. 2023-05-08T13:56:00Z", example: "2023-05-08T13:56:00Z" });
+
+export const NamespaceParam = z.object({
+  ns: NamespaceName.meta({ param: { name: "ns", in: "path" }, example: "my-agent" }),
+});
+export const SessionParams = NamespaceParam.extend({
+  sessionId: z.string().min(1).max(200).meta({ param: { name: "sessionId", in: "path" }, example: "s1" }),
+});
+export const UnitParams = NamespaceParam.extend({
+  unitId: z.string().min(1).max(200).meta({ param: { name: "unitId", in: "path" }, example: "u_3f9a1c2b4d5e6f708192" }),
+});
+
+export const TurnInput = z
+  .strictObject({
+    id: z.string().min(1).max(200).optional().meta({ description: "Default: <sessionId>:<position>" }),
+    speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200),
+    text: z.string().max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`).default(""),
+    time: Iso.optional(),
+    attachments: z.array(Attachment).max(100).optional(),
+  })
+  .meta({ id: "TurnInput" });
+export type TurnInput = z.infer<typeof TurnInput>;
+
+export const SessionInput = z
+  .strictObject({
+    id: z.string().min(1).max(200).optional().meta({ description: "May be given (a native-format session pasted as is); must equal the path's sessionId." }),
+    startTime: Iso,
+    endTime: Iso.optional().meta({ description: "Default: startTime" }),
+    participants: z.array(z.string().trim().min(1).max(200)).max(1000).optional().meta({ description: "Default: the speakers" }),
+    turns: z.array(TurnInput).min(1, "a session needs at least one turn").max(10_000),
+  })
+  .meta({ id: "SessionInput", description: "A whole session in ramem's native format; the id is in the path." });
+export type SessionInput = z.infer<typeof SessionInput>;
+
+export const AppendInput = z
+  .strictObject({
+    turns: z.array(TurnInput).min(1, "append at least one turn").max(1000),
+    startTime: Iso.optional().meta({ description: "Only used when the session does not exist yet. Default: the first turn's time, else now." }),
+    participants: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
+  })
+  .meta({ id: "AppendInput" });
+export type AppendInput = z.infer<typeof AppendInput>;
+
+export const IngestResult = z
+  .object({
+    namespace: z.string(),
+    sessionId: z.string(),
+    created: z.boolean(),
+    unchanged: z.boolean(),
+    turns: z.number().int(),
+    turnIds: z.array(z.string()),
+    unitsWritten: z.number().int(),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: "IngestResult" });
+
+export const RecallInput = z
+  .strictObject({
+    query: z.string().trim().min(1, "the query is empty").max(4000),
+    k: z.number().int().min(1).max(100).default(10),
+    questionDate: Iso.optional().meta({ description: "When the question is asked; grounds 'last year'." }),
+    contentOnly: z.boolean().default(false).meta({ description: "Skip the recall frame: the plain content ranking." }),
+  })
+  .meta({ id: "RecallInput" });
+
+export const RecallResult = z
+  .object({
+    namespace: z.string(),
+    query: z.string(),
+    frame: RecallFrame.meta({ id: "RecallFrame" }).nullable(),
+    hits: z.array(RecallHit.meta({ id: "RecallHit" })),
+  })
+  .meta({ id: "RecallResult" });
+
+export const AskInput = z
+  .strictObject({
+    question: z.string().trim().min(1, "the question is empty").max(4000),
+    k: z.number().int().min(1).max(100).default(10),
+    maxTokens: z.number().int().min(50).max(100_000).default(1500),
+    questionDate: Iso.optional(),
+  })
+  .meta({ id: "AskInput" });
+
+export const AskResult = z
+  .object({
+    namespace: z.string(),
+    question: z.string(),
+    answer: z.string().nullable().meta({ description: "null when the server has no LLM configured: use evidence.text with your own model." }),
+    llmConfigured: z.boolean(),
+    note: z.string().optional(),
+    cited: z.array(z.object({ rank: z.number().int(), unitId: z.string(), turnIds: z.array(z.string()) })),
+    evidence: z.object({ text: z.string(), tokens: z.number().int(), unitIds: z.array(z.string()), dropped: z.number().int() }),
+    hits: z.array(RecallHit),
+  })
+  .meta({ id: "AskResult" });
+
+export const ListQuery = z.strictObject({
+  session: z.string().min(1).max(200).optional(),
+  participant: z.string().min(1).max(200).optional(),
+  from: Iso.optional().meta({ description: "Sessions whose span overlaps [from, to)" }),
+  to: Iso.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const MemoryList = z
+  .object({ namespace: z.string(), memories: z.array(MemoryUnit.meta({ id: "MemoryUnit" })), limit: z.number().int(), offset: z.number().int() })
+  .meta({ id: "MemoryList" });
+
+export const StoredSessionOut = z
+  .object({
+    id: z.string(),
+    namespace: z.string(),
+    startTime: z.string(),
+    endTime: z.string(),
+    participants: z.array(z.string()),
+    unitCount: z.number().int(),
+  })
+  .meta({ id: "StoredSession" });
+
+export const Deleted = z.object({ deleted: z.number().int().meta({ description: "How many units were deleted." }) }).meta({ id: "Deleted" });
+
+export const Stats = z
+  .object({
+    namespace: z.string(),
+    sessions: z.number().int(),
+    units: z.number().int(),
+    embedder: z.string().nullable(),
+    dimensions: z.number().int().nullable(),
+    range: z.object({ start: z.string(), end: z.string() }).nullable(),
+  })
+  .meta({ id: "NamespaceStats" });
+
+export const ImportResult = z.object({ namespace: z.string(), sessions: z.number().int(), units: z.number().int() }).meta({ id: "ImportResult" });

@@ -1,0 +1,141 @@
+import { Hono } from "hono";
+import { createAdaptorServer } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { Memory } from "../memory.js";
+import { createCachingEmbedder } from "./caching-embedder.js";
+import type { ApiKeyStore } from "../store/api-key-contract.js";
+import { RamemError } from "../model/errors.js";
+import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { isLoopbackHost } from "./is-loopback-host.js";
+import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
+import type { RestApp } from "./rest/rest-deps.js";
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 8787;
+
+/** What a sub-app mounted next to the REST API (the MCP HTTP transport at /mcp) gets to share. */
+export interface SubAppDeps {
+  memory: Memory;
+  authenticate: Authenticate;
+  writeLock: KeyedLock;
+}
+
+export interface StartServerOptions {
+  memory: Memory;
+  keys: ApiKeyStore;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  maxBodyBytes?: number;
+  maxImportBytes?: number;
+  /** Vectors remembered by text (see caching-embedder.ts); 0 turns the cache off. Default 20,000. */
+  embeddingCacheEntries?: number;
+  /**
+   * Extra apps mounted before the REST routes, keyed by path, e.g.
+   * `{ "/mcp": (deps) => createMcpHttpApp({ memory: deps.memory, authenticate: deps.authenticate }) }`.
+   * They share the server's authentication and per-namespace write lock.
+   */
+  subApps?: Record<string, (deps: SubAppDeps) => Hono<any, any, any>>;
+  /** Where the open-mode warning goes (default stderr). */
+  warn?: (message: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  /** True when no key exists and the server answers without one (loopback only). */
+  open: boolean;
+  app: Hono;
+  rest: RestApp;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP server. Refuses to bind a non-loopback host while no active
+ * API key exists: that would publish every namespace to the network. On
+ * loopback with no keys it runs open, as the local user, and says so loudly.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const loopback = isLoopbackHost(host);
+  const keysExist = await hasActiveKeys(options.keys);
+  if (!loopback && !keysExist) {
+    throw new RamemError("NO_API_KEYS", `refusing to listen on ${host}: it is reachable from other machines and no API key exists, so every namespace would be open to them`, {
+      hint: 'create a key first: ramem keys create --name my-agent --role write --namespace my-agent (then send "Authorization: Bearer rm_..."), or listen on 127.0.0.1',
+    });
+  }
+  const open = loopback && !keysExist;
+  if (open) {
+    (options.warn ?? ((m) => process.stderr.write(`${m}\n`)))(
+      `WARNING: no API keys exist: the server on ${host} answers every request as the local admin, for every namespace. ` +
+        "Create a key (ramem keys create --name NAME --role write --namespace NS) to require keys.",
+    );
+  }
+  const authenticate = createAuthenticator({ keys: options.keys, allowOpenWhenNoKeys: loopback });
+  const memory = withEmbeddingCache(options.memory, options.embeddingCacheEntries ?? 20_000);
+  const writeLock = new KeyedLock();
+  const rest = createRestApp({
+    memory,
+    authenticate,
+    writeLock,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
+  });
+  const app = new Hono();
+  app.notFound(routeNotFound);
+  app.onError(problemForError);
+  // Sub-apps first, so the REST app's not-found handler does not answer for them.
+  // The MCP streamable-HTTP app is mounted here at "/mcp" (see StartServerOptions.subApps).
+  for (const [path, make] of Object.entries(options.subApps ?? {})) {
+    app.route(path, make({ memory, authenticate, writeLock }));
+  }
+  app.route("/", rest);
+
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        new RamemError("LISTEN_FAILED", `cannot listen on ${host}:${options.port ?? DEFAULT_PORT}: ${err.message}`, {
+          hint: err.code === "EADDRINUSE" ? "another process uses this port: pick another with --port" : "check --host and --port",
+          cause: err,
+        }),
+      ),
+    );
+    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host,
+    port: address.port,
+    open,
+    app,
+    rest,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections?.();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/**
+ * The same memory (store, anchorer, model) with a vector cache in front of its
+ * embedder: appends and exports re-embed stored units (MemoryStore v1 cannot
+ * read vectors back), and the cache makes that a lookup for units this
+ * process has seen.
+ */
+function withEmbeddingCache(memory: Memory, entries: number): Memory {
+  if (entries <= 0) return memory;
+  return new Memory({
+    store: memory.store,
+    embedder: createCachingEmbedder(memory.embedder, entries),
+    anchorer: memory.anchorer,
+    ...(memory.languageModel ? { languageModel: memory.languageModel } : {}),
+    defaultNamespace: memory.defaultNamespace,
+  });
+}
