@@ -528,6 +528,30 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
       });
     });
 
+    describe("getUnitEmbeddings", () => {
+      it("returns exactly the stored vectors, only for the namespace asked, and forgets deleted units", async () => {
+        await withStore(async (store) => {
+          const a = makeSession({ namespace: "ns-ea", id: "s" });
+          const b = makeSession({ namespace: "ns-eb", id: "s" });
+          const recsA = makeRecords(a, 3);
+          const recsB = makeRecords(b, 2);
+          await store.replaceSession(a, "h", recsA);
+          await store.replaceSession(b, "h", recsB);
+          const asked = [recsA[2]!.unit.id, "nope", recsA[0]!.unit.id, recsB[0]!.unit.id];
+          const got = await store.getUnitEmbeddings(a.namespace, asked);
+          assert.deepEqual([...got.keys()].sort(), [recsA[0]!.unit.id, recsA[2]!.unit.id].sort());
+          for (const rec of [recsA[0]!, recsA[2]!]) {
+            const v = got.get(rec.unit.id)!;
+            assert.equal(v.length, TEST_DIMS);
+            assert.ok(cosine(v, rec.embedding) > 0.9999, "the stored vector comes back");
+          }
+          assert.equal((await store.getUnitEmbeddings(a.namespace, [])).size, 0);
+          await store.deleteUnit(a.namespace, recsA[0]!.unit.id);
+          assert.deepEqual([...(await store.getUnitEmbeddings(a.namespace, asked)).keys()], [recsA[2]!.unit.id]);
+        });
+      });
+    });
+
     describe("historyRange", () => {
       it("spans the earliest session start to the latest session end", async () => {
         await withStore(async (store) => {

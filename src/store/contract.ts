@@ -74,6 +74,12 @@ export interface MemoryStore {
   /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
   getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;
   listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
+  /**
+   * The stored vectors of units, by id; unknown ids (or ids of other
+   * namespaces) are left out. Lets an append rewrite a session and an export
+   * write its vectors without re-embedding anything.
+   */
+  getUnitEmbeddings(namespace: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
 
   /** Lexical (BM25-like) search over content + cue. `terms` are already normalised words. */
   searchLexical(namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]>;

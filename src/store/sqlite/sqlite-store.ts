@@ -311,6 +311,23 @@ class SqliteStore implements MemoryStore {
     return out;
   }
 
+  async getUnitEmbeddings(namespace: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    this.assertOpen();
+    const out = new Map<string, Float32Array>();
+    if (!ids.length || !this.binding()) return out;
+    const rows = this.stmt(
+      `SELECT u.id AS id, v.embedding AS embedding FROM units u JOIN vec v ON v.rowid = u.rowid
+       WHERE u.namespace = ? AND u.id IN (SELECT value FROM json_each(?))`,
+    ).all(namespace, JSON.stringify(ids)) as { id: string; embedding: Buffer }[];
+    const byId = new Map(rows.map((r) => [r.id, r.embedding]));
+    for (const id of ids) {
+      const bytes = byId.get(id);
+      // Copied out of the row buffer, whose memory SQLite may reuse.
+      if (bytes) out.set(id, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+    }
+    return out;
+  }
+
   async listUnits(namespace: string, filter: UnitFilter = {}): Promise<MemoryUnit[]> {
     this.assertOpen();
     const where = ["namespace = ?"];
