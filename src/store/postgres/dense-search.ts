@@ -17,6 +17,12 @@ export interface DenseSearchOptions {
   /** False when the table has no HNSW index (dimensions above pgvector's HNSW limit). */
   hasIndex: boolean;
   onSearch?: ((info: DenseSearchInfo) => void) | undefined;
+  /**
+   * Make the planner answer the HNSW path from the index even where it would
+   * rather sort the namespace's rows (small namespaces): for tests of the
+   * filtered-scan guards, which otherwise the planner hides.
+   */
+  forceIndex?: boolean | undefined;
 }
 
 /**
@@ -88,6 +94,9 @@ export async function searchDenseComplete(
       "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)",
       [String(Math.min(1000, Math.max(40, k)))],
     );
+    if (opts.forceIndex) {
+      await client.query("SELECT set_config(n, 'off', true) FROM unnest(ARRAY['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) AS n");
+    }
     rows = (await client.query<{ id: string; dist: number }>(HNSW_SQL, [namespace, literal, k])).rows;
     await client.query("COMMIT");
   } catch (err) {

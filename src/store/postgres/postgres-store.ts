@@ -28,6 +28,8 @@ export interface PostgresStoreOptions {
   exactSearchMaxUnits?: number;
   /** Reports how each dense search was answered (exact, HNSW, HNSW then exact). */
   onDenseSearch?: (info: DenseSearchInfo) => void;
+  /** Tests only: answer the HNSW path from the index even when the planner would sort instead (see dense-search.ts). */
+  forceHnswIndex?: boolean;
   /** The lexical ranking (default: ts_rank_cd over the english configuration). */
   lexical?: LexicalChannel;
 }
@@ -386,6 +388,7 @@ class PostgresStore implements MemoryStore {
         exactMaxUnits: this.options.exactSearchMaxUnits ?? DEFAULT_EXACT_SEARCH_MAX_UNITS,
         hasIndex: bound.dimensions <= HNSW_MAX_DIMS,
         onSearch: this.options.onDenseSearch,
+        forceIndex: this.options.forceHnswIndex,
       });
     } catch (err) {
       throw this.driverError(err);
