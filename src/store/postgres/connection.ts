@@ -1,6 +1,9 @@
 import pg from "pg";
 import { RamemError } from "../../model/errors.js";
 
+/** Where a store's tables live when neither the options nor the URL (?schema=) name a schema. */
+export const DEFAULT_SCHEMA = "ramem";
+
 /** What a postgres:// location names, once its ramem-only parameters are taken out. */
 export interface PostgresTarget {
   /** The URL handed to `pg`, without ramem's own query parameters. */

@@ -5,13 +5,11 @@ import { Session } from "../../model/conversation.js";
 import { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
 import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
-import { checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
+import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { tsRankLexical } from "./lexical/ts-rank-lexical.js";
 import { HNSW_MAX_DIMS, migrate, vectorTableDdl } from "./schema.js";
-
-export const DEFAULT_SCHEMA = "ramem";
 
 export interface PostgresStoreOptions {
   /**
