@@ -25,6 +25,7 @@ interface BenchCliOptions {
   qaLimit?: number;
   conversations?: string;
   quiet?: boolean;
+  store?: string;
 }
 
 function parseKs(raw: string): number[] {
@@ -47,6 +48,10 @@ function commonBenchOptions(cmd: Command, defaultKs: string): Command {
     .option("--variants <list>", `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")})`, VARIANTS.map((v) => v.name).join(","))
     .option("--out <dir>", "where report.md, results.json and the plot go", "bench-out")
     .option("--cache <dir>", "ingested stores and query vectors, reused across runs", ".ramem-cache")
+    .option(
+      "--store <location>",
+      "ingest into this store instead of the SQLite cache: a postgres:// URL (a schema per data set unless ?schema= names one) or a SQLite file",
+    )
     .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
     .option("--json", "print results.json to stdout instead of the tables")
     .option("--quiet", "no progress output");
@@ -79,6 +84,7 @@ export function benchCommand(): Command {
             ...(llmConfig ? { languageModel: createOpenAICompatibleLanguageModel(llmConfig) } : {}),
             ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
             ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
+            ...(opts.store ? { store: opts.store } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),
           });
           progress.stop();
@@ -113,6 +119,7 @@ export function benchCommand(): Command {
             embedder: await embedderFor(opts.embedder),
             anchorer: createRuleAnchorer(),
             ...(opts.limit ? { limit: opts.limit } : {}),
+            ...(opts.store ? { store: opts.store } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),
           });
           progress.stop();
