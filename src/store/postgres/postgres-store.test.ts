@@ -77,6 +77,31 @@ describeWithPostgres("postgres store", (url) => {
     });
   });
 
+  it("says which extension a superuser must create when the database lacks pgvector", async (t) => {
+    const db = uniqueSchema("nodb");
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // template0 has no extensions; the test role is not a superuser, so it cannot create vector itself.
+      await admin.query(`CREATE DATABASE ${db} TEMPLATE template0`);
+      const target = new URL(url);
+      target.pathname = `/${db}`;
+      const su = await admin.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
+      if (su.rows[0]?.rolsuper) {
+        t.skip("the test role is a superuser: it creates the extensions itself, so nothing is refused");
+        return;
+      }
+      await assert.rejects(openPostgresStore(target.toString()), (e: unknown) => {
+        isCode("STORE_OPEN_FAILED")(e);
+        assert.match((e as RamemError).hint ?? "", /CREATE EXTENSION vector/);
+        return true;
+      });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${db}`);
+      await admin.end();
+    }
+  });
+
   it("keeps data across handles and reopen; a second handle sees the binding", async () => {
     const schema = uniqueSchema();
     const a = await openPostgresStore(url, { schema });
