@@ -113,7 +113,14 @@ install_pgvector() {
     echo "deb-src ${mirror} trixie main" >"$list"
     APT_UPDATED=0
   fi
-  command -v dpkg-source >/dev/null || { apt_update_once; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev >&2; }
+  local tools=()
+  command -v dpkg-source >/dev/null || tools+=(dpkg-dev)
+  { command -v make >/dev/null && command -v cc >/dev/null; } || tools+=(build-essential)
+  if [ "${#tools[@]}" -gt 0 ]; then
+    apt_update_once
+    log "installing build tools: ${tools[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tools[@]}" >&2
+  fi
   mkdir -p "$BUILD_DIR"
   local src
   src=$(find "$BUILD_DIR" -maxdepth 1 -type d -name 'pgvector-*' | head -n1)
@@ -167,7 +174,11 @@ start_server() {
   fi
   log "starting server on 127.0.0.1:${PORT} (log ${LOG_FILE})"
   touch "$LOG_FILE" && chown postgres:postgres "$LOG_FILE"
-  as_postgres "${PG_BIN}/pg_ctl" -D "$DATA_DIR" -l "$LOG_FILE" -w -t 60 start >/dev/null
+  if ! as_postgres "${PG_BIN}/pg_ctl" -D "$DATA_DIR" -l "$LOG_FILE" -w -t 60 start >/dev/null; then
+    log "the server did not start; last lines of ${LOG_FILE}:"
+    tail -n 20 "$LOG_FILE" >&2
+    die "is port ${PORT} taken? set RAMEM_PG_PORT to use another one"
+  fi
 }
 
 create_role_and_db() {
