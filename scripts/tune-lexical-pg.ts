@@ -5,6 +5,8 @@
 //   node --import tsx scripts/tune-lexical-pg.ts 'postgres://...?schema=bench_...' ../shared/datasets/locomo/locomo10.json .ramem-cache/<key>.queries.json
 import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 import { createTsRankLexical } from "../src/store/postgres/lexical/ts-rank-lexical.js";
+import { createBm25Lexical } from "../src/store/postgres/lexical/bm25-lexical.js";
+import type { LexicalChannel } from "../src/store/postgres/lexical/lexical-channel.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
 import { contentRecall, DEFAULT_FUSION, type FusionWeights } from "../src/retrieval/content-recall.js";
 import { readConversationFile } from "../src/formats/conversation-file.js";
@@ -18,8 +20,14 @@ const { conversations } = await readConversationFile(dataPath, { format: "locomo
 const questions = conversations.flatMap((c) => c.questions ?? []).filter((q) => Number(q.category) <= 4 && q.evidence.length);
 const vectors = await embedWithCache(embedder, queriesPath, questions.map((q) => q.question));
 const LEXICAL_ONLY: FusionWeights = { lexical: 1, dense: 0, rrfK: 60 };
-for (const normalization of [0, 1, 2, 4, 8, 16, 32, 1 | 32, 2 | 32]) {
-  const store = await openPostgresStore(url, { lexical: createTsRankLexical({ normalization }) });
+const only = process.env.CHANNELS?.split(",");
+const channels: LexicalChannel[] = [
+  createBm25Lexical(),
+  createBm25Lexical({ cueWeight: 0.25 }),
+  ...[0, 1, 2, 4, 8, 16, 32, 1 | 32, 2 | 32].map((normalization) => createTsRankLexical({ normalization })),
+].filter((c) => !only || only.some((o) => c.id.startsWith(o)));
+for (const lexical of channels) {
+  const store = await openPostgresStore(url, { lexical });
   try {
     for (const fusion of [LEXICAL_ONLY, DEFAULT_FUSION]) {
       const rows: QuestionRetrieval[] = [];
@@ -29,7 +37,7 @@ for (const normalization of [0, 1, 2, 4, 8, 16, 32, 1 | 32, 2 | 32]) {
         rows.push({ questionId: q.id, category: Number(q.category), evidenceTurnIds: q.evidence, evidenceSessionIds: [], ranked: units.map((u) => ({ unitId: u.id, sessionId: u.provenance.sessionId, turnIds: u.provenance.turnIds })) });
       }
       const s = summarizeRetrieval(rows, [10, 20]);
-      console.log(`normalization ${normalization}`, fusion === LEXICAL_ONLY ? "lexical only" : "fused (default)", "R@10", s.overall[10]!.recall.toFixed(4), "R@20", s.overall[20]!.recall.toFixed(4));
+      console.log(lexical.id, fusion === LEXICAL_ONLY ? "lexical only" : "fused (default)", "R@10", s.overall[10]!.recall.toFixed(4), "R@20", s.overall[20]!.recall.toFixed(4));
     }
   } finally {
     await store.close();

@@ -8,6 +8,9 @@ import { TEST_DIMS, TEST_EMBEDDER, cosine, makeRecord, makeRecords, makeSession,
 import type { DenseSearchInfo } from "./dense-search.js";
 import { openPostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { createBm25Lexical } from "./lexical/bm25-lexical.js";
+import { createTsRankLexical } from "./lexical/ts-rank-lexical.js";
 
 const isCode = (code: string) => (e: unknown) => {
   assert.ok(e instanceof RamemError, `expected RamemError, got ${String(e)}`);
@@ -21,6 +24,9 @@ describeWithPostgres("postgres store", (url) => {
   runStoreContractSuite("postgres", () => fresh());
   // The same suite with every dense search forced through the HNSW path (its guards included).
   runStoreContractSuite("postgres (HNSW path)", () => fresh({ exactSearchMaxUnits: 0 }));
+  // Both lexical channels honour the contract.
+  runStoreContractSuite("postgres (ts_rank_cd lexical)", () => fresh({ lexical: createTsRankLexical() }));
+  runStoreContractSuite("postgres (BM25 lexical)", () => fresh({ lexical: createBm25Lexical() }));
 
   async function withStore(fn: (store: MemoryStore) => Promise<void>, o: PostgresStoreOptions = {}): Promise<void> {
     const store = await fresh(o);
@@ -47,7 +53,7 @@ describeWithPostgres("postgres store", (url) => {
       await c.connect();
       try {
         const r = await c.query("SELECT value FROM " + `"${schema}"` + ".meta WHERE key = 'schema_version'");
-        assert.equal(r.rows[0]?.value, "1");
+        assert.equal(r.rows[0]?.value, String(SCHEMA_VERSION));
       } finally {
         await c.end();
       }

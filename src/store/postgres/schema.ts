@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * Migration i brings a schema from version i to i + 1. Append, never edit:
@@ -63,6 +63,16 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX units_ns_participants ON units USING gin (namespace, participants);
   CREATE INDEX units_ns_entities ON units USING gin (namespace, entities);
   CREATE INDEX units_ns_lexemes ON units USING gin (namespace, lexemes);
+  `,
+  // 2: document length in tokens, for the BM25 lexical channel's length
+  // normalisation (ts_rank_cd needs none). A generated column cannot read
+  // another one, so it is computed from the text, like lexemes.
+  `
+  CREATE FUNCTION ramem_token_count(tsvector) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest($1) $$;
+  ALTER TABLE units ADD COLUMN doc_len integer NOT NULL GENERATED ALWAYS AS (
+    ramem_token_count(to_tsvector('english'::regconfig, content) || to_tsvector('english'::regconfig, cue))) STORED;
   `,
 ];
 
