@@ -10,7 +10,7 @@ export interface TsRankOptions {
    * ts_rank_cd normalisation bit mask. Default 1: divide by 1 + log(document
    * length), so a long turn that mentions a word once does not beat a short
    * one that is about it (BM25 does the same through its length term).
-   * Chosen on LoCoMo content-only Recall@10 (scripts/tune-lexical-pg.ts).
+   * The best of 0, 1, 2 on LoCoMo lexical-only Recall@10 (scripts/tune-lexical-pg.ts).
    */
   normalization?: number;
 }
@@ -62,5 +62,3 @@ export function createTsRankLexical(options: TsRankOptions = {}): LexicalChannel
   };
 }
 
-/** The default lexical channel of the postgres dialect. */
-export const tsRankLexical: LexicalChannel = createTsRankLexical();
