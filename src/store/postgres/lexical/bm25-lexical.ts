@@ -32,34 +32,40 @@ export interface Bm25Options {
 function searchSql(k1: number, b: number, cueWeight: number): string {
   return `
   WITH terms AS (
-    SELECT DISTINCT ON (q::text) q, lexs
-    FROM (SELECT plainto_tsquery('english'::regconfig, term) AS q,
-                 tsvector_to_array(to_tsvector('english'::regconfig, term)) AS lexs
-          FROM unnest($2::text[]) AS term) t
-    WHERE numnode(q) > 0
+    SELECT row_number() OVER () AS tid, q, lexs
+    FROM (SELECT DISTINCT ON (q::text) q, lexs
+          FROM (SELECT plainto_tsquery('english'::regconfig, term) AS q,
+                       tsvector_to_array(to_tsvector('english'::regconfig, term)) AS lexs
+                FROM unnest($2::text[]) AS term) t
+          WHERE numnode(q) > 0) d
   ),
-  stats AS (
+  term_lexemes AS (SELECT tid, unnest(lexs) AS lexeme FROM terms),
+  stats AS MATERIALIZED (
     SELECT count(*)::float8 AS n, greatest(avg(doc_len), 1)::float8 AS avglen FROM units WHERE namespace = $1
   ),
-  idf AS (
-    SELECT t.lexs, greatest(1e-6, ln((s.n - d.c + 0.5) / (d.c + 0.5))) AS idf
+  idf AS MATERIALIZED (
+    SELECT t.tid, greatest(1e-6, ln((s.n - d.c + 0.5) / (d.c + 0.5))) AS idf
     FROM terms t CROSS JOIN stats s
     CROSS JOIN LATERAL (SELECT count(*)::float8 AS c FROM units u WHERE u.namespace = $1 AND u.lexemes @@ t.q) d
   ),
-  cand AS (
+  cand AS MATERIALIZED (
     SELECT u.id, u.lexemes, u.doc_len, u.session_start, u.session_id, u.seq FROM units u
     WHERE u.namespace = $1 AND u.lexemes @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM terms)
   ),
+  -- Each candidate's tsvector is unnested once; only the query's lexemes are kept.
+  occurrences AS (
+    SELECT c.id, x.lexeme, sum(CASE WHEN w = 'A' THEN 1.0 ELSE ${cueWeight} END)::float8 AS tf
+    FROM cand c, unnest(c.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
+    WHERE x.lexeme IN (SELECT lexeme FROM term_lexemes)
+    GROUP BY c.id, x.lexeme
+  ),
+  term_tf AS (
+    SELECT o.id, tl.tid, sum(o.tf) AS tf FROM occurrences o JOIN term_lexemes tl USING (lexeme) GROUP BY o.id, tl.tid
+  ),
   scored AS (
     SELECT c.id, c.session_start, c.session_id, c.seq,
-           sum(i.idf * (tf.tf * ${k1 + 1}) / (tf.tf + ${k1} * (1 - ${b} + ${b} * c.doc_len / s.avglen))) AS score
-    FROM cand c CROSS JOIN stats s CROSS JOIN idf i
-    CROSS JOIN LATERAL (
-      SELECT coalesce(sum(CASE WHEN w = 'A' THEN 1.0 ELSE ${cueWeight} END), 0)::float8 AS tf
-      FROM unnest(c.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
-      WHERE x.lexeme = ANY (i.lexs)
-    ) tf
-    WHERE tf.tf > 0
+           sum(i.idf * (tt.tf * ${k1 + 1}) / (tt.tf + ${k1} * (1 - ${b} + ${b} * c.doc_len / s.avglen))) AS score
+    FROM term_tf tt JOIN idf i USING (tid) JOIN cand c ON c.id = tt.id CROSS JOIN stats s
     GROUP BY c.id, c.session_start, c.session_id, c.seq
   )
   SELECT id, score FROM scored
