@@ -71,15 +71,18 @@ export async function searchDenseComplete(
   k: number,
   opts: DenseSearchOptions,
 ): Promise<ScoredUnitId[]> {
-  const count = await pool.query<{ n: number }>("SELECT coalesce(sum(unit_count), 0)::int AS n FROM sessions WHERE namespace = $1", [
-    namespace,
-  ]);
+  // Named statements: prepared once per pooled connection instead of planned on every search.
+  const count = await pool.query<{ n: number }>({
+    name: "ramem_dense_count",
+    text: "SELECT coalesce(sum(unit_count), 0)::int AS n FROM sessions WHERE namespace = $1",
+    values: [namespace],
+  });
   const namespaceUnits = count.rows[0]?.n ?? 0;
   if (namespaceUnits === 0 || k === 0) return [];
   const want = Math.min(k, namespaceUnits);
   const literal = toSql(Array.from(vector));
   const exact = async (path: DensePath) => {
-    const { rows } = await pool.query<{ id: string; dist: number }>(EXACT_SQL, [namespace, literal, k]);
+    const { rows } = await pool.query<{ id: string; dist: number }>({ name: "ramem_dense_exact", text: EXACT_SQL, values: [namespace, literal, k] });
     opts.onSearch?.({ path, namespaceUnits, rows: rows.length });
     return toHits(rows);
   };
@@ -97,7 +100,7 @@ export async function searchDenseComplete(
     if (opts.forceIndex) {
       await client.query("SELECT set_config(n, 'off', true) FROM unnest(ARRAY['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) AS n");
     }
-    rows = (await client.query<{ id: string; dist: number }>(HNSW_SQL, [namespace, literal, k])).rows;
+    rows = (await client.query<{ id: string; dist: number }>({ name: "ramem_dense_hnsw", text: HNSW_SQL, values: [namespace, literal, k] })).rows;
     await client.query("COMMIT");
   } catch (err) {
     await client.query("ROLLBACK").catch(() => {});

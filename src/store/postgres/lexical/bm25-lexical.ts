@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { LexicalChannel } from "./lexical-channel.js";
 
 export interface Bm25Options {
@@ -85,6 +86,7 @@ export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
   const cueWeight = checkParam("cueWeight", options.cueWeight ?? 0.5, 0, 1);
   // Only checked numbers are spliced into the SQL; user terms travel as parameters.
   const sql = searchSql(k1, b, cueWeight);
+  const statementName = `ramem_bm25_${createHash("sha1").update(sql).digest("hex").slice(0, 12)}`;
   return {
     specificationVersion: "v1",
     id: `bm25/english/k1=${k1}/b=${b}/cue=${cueWeight}`,
@@ -92,7 +94,8 @@ export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
       // PostgreSQL text cannot hold NUL; such a character can only be noise in a word.
       const words = terms.map((t) => t.replaceAll("\0", "").trim()).filter((t) => t.length > 0);
       if (words.length === 0 || limit <= 0) return [];
-      const { rows } = await db.query<{ id: string; score: number }>(sql, [namespace, words, limit]);
+      // Named: prepared once per connection, so the planner does not re-plan this long statement on every call.
+      const { rows } = await db.query<{ id: string; score: number }>({ name: statementName, text: sql, values: [namespace, words, limit] });
       return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
     },
   };

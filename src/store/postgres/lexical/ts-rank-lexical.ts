@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { LexicalChannel } from "./lexical-channel.js";
 
 export interface TsRankOptions {
@@ -49,6 +50,8 @@ export function createTsRankLexical(options: TsRankOptions = {}): LexicalChannel
   }
   if (!Number.isInteger(normalization) || normalization < 0 || normalization > 63) throw new RangeError("normalization is a bit mask in 0..63");
   const sql = searchSql(weights, normalization);
+  // Named: prepared once per connection instead of planned on every call.
+  const statementName = `ramem_tsrank_${createHash("sha1").update(sql).digest("hex").slice(0, 12)}`;
   return {
     specificationVersion: "v1",
     id: `ts_rank_cd/english/w=${weights.join(",")}/n=${normalization}`,
@@ -56,7 +59,7 @@ export function createTsRankLexical(options: TsRankOptions = {}): LexicalChannel
       // PostgreSQL text cannot hold NUL; such a character can only be noise in a word.
       const words = terms.map((t) => t.replaceAll("\0", "").trim()).filter((t) => t.length > 0);
       if (words.length === 0 || limit <= 0) return [];
-      const { rows } = await db.query<{ id: string; score: number }>(sql, [namespace, words, limit]);
+      const { rows } = await db.query<{ id: string; score: number }>({ name: statementName, text: sql, values: [namespace, words, limit] });
       return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
     },
   };
