@@ -9,7 +9,7 @@ import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePost
 import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
-import { HNSW_MAX_DIMS, migrate, vectorTableDdl } from "./schema.js";
+import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -308,6 +308,7 @@ class PostgresStore implements MemoryStore {
           );
           await c.query(`INSERT INTO unit_vectors (namespace, unit_id, embedding) VALUES ${valuesList(chunk.length, ["", "", "::vector"])}`, vecParams);
         }
+        if (parsed.length) await c.query(POSTINGS_SELECT.replace("$WHERE", () => "u.namespace = $1 AND u.session_id = $2"), [s.namespace, s.id]);
       });
     } catch (cause) {
       if (cause instanceof RamemError) throw cause;

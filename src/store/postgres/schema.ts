@@ -1,7 +1,18 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
+
+/**
+ * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
+ * is content, anything else the cue). Used by migration 3 and replaceSession.
+ */
+export const POSTINGS_SELECT = `
+  INSERT INTO unit_terms (namespace, lexeme, unit_id, tf_content, tf_cue)
+  SELECT u.namespace, x.lexeme, u.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w <> 'A')
+  FROM units u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
+  WHERE $WHERE
+  GROUP BY u.namespace, x.lexeme, u.id`;
 
 /**
  * Migration i brings a schema from version i to i + 1. Append, never edit:
@@ -73,6 +84,23 @@ const MIGRATIONS: readonly string[] = [
     AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest($1) $$;
   ALTER TABLE units ADD COLUMN doc_len integer NOT NULL GENERATED ALWAYS AS (
     ramem_token_count(to_tsvector('english'::regconfig, content) || to_tsvector('english'::regconfig, cue))) STORED;
+  `,
+  // 3: postings for BM25: one row per (unit, lexeme) with its occurrences in
+  // content and cue, so a query reads only the postings of its own lexemes
+  // instead of unnesting every matching unit's tsvector. Written by
+  // replaceSession from units.lexemes; removed with the unit (cascade).
+  `
+  CREATE TABLE unit_terms (
+    namespace   text    NOT NULL,
+    lexeme      text    NOT NULL,
+    unit_id     text    NOT NULL,
+    tf_content  integer NOT NULL,
+    tf_cue      integer NOT NULL,
+    PRIMARY KEY (namespace, lexeme, unit_id),
+    FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
+  );
+  CREATE INDEX unit_terms_ns_unit ON unit_terms (namespace, unit_id);
+  ${POSTINGS_SELECT.replace("$WHERE", "TRUE")};
   `,
 ];
 

@@ -17,22 +17,24 @@ export interface Bm25Options {
  *   score = Σ_terms idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
  *   idf   = max(1e-6, ln((N − n + 0.5) / (n + 0.5)))
  *
- * tf counts a term's positions, content (weight A) as 1 and cue (weight B) as
- * `cueWeight`; len is the unit's token count (`units.doc_len`). N, n and
- * avglen are taken **per namespace** (FTS5 takes them over the whole file):
- * a tenant's ranking never depends on another tenant's words.
+ * tf counts a term's occurrences, in content as 1 and in the cue as
+ * `cueWeight`, read from the postings table `unit_terms` (schema v3); len is
+ * the unit's token count (`units.doc_len`). N, n and avglen are taken **per
+ * namespace** (FTS5 takes them over the whole file): a tenant's ranking never
+ * depends on another tenant's words.
  *
- * Terms are bound as one text[] parameter; each becomes a query through
- * plainto_tsquery (no operator syntax) and its lexemes through to_tsvector,
- * both with the english configuration the documents use. Matching lexemes
- * are compared as text, so no user text is parsed as tsquery syntax.
+ * Terms are bound as one text[] parameter; each becomes its lexemes through
+ * to_tsvector with the english configuration the documents use (plainto_tsquery
+ * only decides which terms are not all stop words). Lexemes are compared as
+ * text, so no user text is parsed as tsquery syntax.
  *
- * Cost: one GIN-indexed count per term (n), then the matching units' tsvectors
- * are unnested: linear in the number of units matching any term.
+ * Cost: a primary-key range scan of the postings of each query lexeme, then
+ * one units lookup per matching unit: linear in the postings read, not in the
+ * size of the matching tsvectors.
  */
 function searchSql(k1: number, b: number, cueWeight: number): string {
   return `
-  WITH terms AS (
+  WITH terms AS MATERIALIZED (
     SELECT row_number() OVER () AS tid, q, lexs
     FROM (SELECT DISTINCT ON (q::text) q, lexs
           FROM (SELECT plainto_tsquery('english'::regconfig, term) AS q,
@@ -40,34 +42,27 @@ function searchSql(k1: number, b: number, cueWeight: number): string {
                 FROM unnest($2::text[]) AS term) t
           WHERE numnode(q) > 0) d
   ),
-  term_lexemes AS (SELECT tid, unnest(lexs) AS lexeme FROM terms),
+  term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme FROM terms),
   stats AS MATERIALIZED (
     SELECT count(*)::float8 AS n, greatest(avg(doc_len), 1)::float8 AS avglen FROM units WHERE namespace = $1
   ),
+  -- A term of several lexemes ("5-k") is an AND (plainto_tsquery): it matches
+  -- a unit only when the unit has all of them.
+  matches AS MATERIALIZED (
+    SELECT tl.tid, p.unit_id, sum(p.tf_content + ${cueWeight} * p.tf_cue)::float8 AS tf
+    FROM term_lexemes tl JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = tl.lexeme
+    GROUP BY tl.tid, p.unit_id
+    HAVING count(*) = (SELECT cardinality(lexs) FROM terms t WHERE t.tid = tl.tid)
+  ),
   idf AS MATERIALIZED (
-    SELECT t.tid, greatest(1e-6, ln((s.n - d.c + 0.5) / (d.c + 0.5))) AS idf
-    FROM terms t CROSS JOIN stats s
-    CROSS JOIN LATERAL (SELECT count(*)::float8 AS c FROM units u WHERE u.namespace = $1 AND u.lexemes @@ t.q) d
-  ),
-  cand AS MATERIALIZED (
-    SELECT u.id, u.lexemes, u.doc_len, u.session_start, u.session_id, u.seq FROM units u
-    WHERE u.namespace = $1 AND u.lexemes @@ (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM terms)
-  ),
-  -- Each candidate's tsvector is unnested once; only the query's lexemes are kept.
-  occurrences AS (
-    SELECT c.id, x.lexeme, sum(CASE WHEN w = 'A' THEN 1.0 ELSE ${cueWeight} END)::float8 AS tf
-    FROM cand c, unnest(c.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
-    WHERE x.lexeme IN (SELECT lexeme FROM term_lexemes)
-    GROUP BY c.id, x.lexeme
-  ),
-  term_tf AS (
-    SELECT o.id, tl.tid, sum(o.tf) AS tf FROM occurrences o JOIN term_lexemes tl USING (lexeme) GROUP BY o.id, tl.tid
+    SELECT m.tid, greatest(1e-6, ln((s.n - count(*) + 0.5) / (count(*) + 0.5))) AS idf
+    FROM matches m CROSS JOIN stats s GROUP BY m.tid, s.n
   ),
   scored AS (
-    SELECT c.id, c.session_start, c.session_id, c.seq,
-           sum(i.idf * (tt.tf * ${k1 + 1}) / (tt.tf + ${k1} * (1 - ${b} + ${b} * c.doc_len / s.avglen))) AS score
-    FROM term_tf tt JOIN idf i USING (tid) JOIN cand c ON c.id = tt.id CROSS JOIN stats s
-    GROUP BY c.id, c.session_start, c.session_id, c.seq
+    SELECT u.id, u.session_start, u.session_id, u.seq,
+           sum(i.idf * (m.tf * ${k1 + 1}) / (m.tf + ${k1} * (1 - ${b} + ${b} * u.doc_len / s.avglen))) AS score
+    FROM matches m JOIN idf i USING (tid) JOIN units u ON u.namespace = $1 AND u.id = m.unit_id CROSS JOIN stats s
+    GROUP BY u.id, u.session_start, u.session_id, u.seq
   )
   SELECT id, score FROM scored
   ORDER BY score DESC, session_start, session_id COLLATE "C", seq
@@ -79,7 +74,7 @@ function checkParam(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
-/** BM25 over the english configuration (needs schema version 2: units.doc_len). */
+/** BM25 over the english configuration (needs schema version 3: units.doc_len, unit_terms). */
 export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
   const k1 = checkParam("k1", options.k1 ?? 1.2, 0, 10);
   const b = checkParam("b", options.b ?? 0.75, 0, 1);
