@@ -159,16 +159,20 @@ class PostgresStore implements MemoryStore {
     } catch (err) {
       throw this.driverError(err);
     }
+    let broken = false;
     try {
       await client.query("BEGIN");
       const out = await fn(client);
       await client.query("COMMIT");
       return out;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => {});
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
       throw this.driverError(err);
     } finally {
-      client.release();
+      // A client whose ROLLBACK failed has lost its connection: drop it rather than pool it.
+      client.release(broken);
     }
   }
 
