@@ -130,6 +130,9 @@ install_pgvector() {
     (cd "$BUILD_DIR" && apt-get source -qq pgvector/trixie >&2)
     src=$(find "$BUILD_DIR" -maxdepth 1 -type d -name 'pgvector-*' | head -n1)
     [ -n "$src" ] || die "apt-get source pgvector produced no source folder in ${BUILD_DIR}"
+    # Needed only for this download: without it the machine's apt stays bookworm-only
+    # (the next apt-get update forgets trixie's source index).
+    rm -f "$list"
   fi
   log "building $(basename "$src")"
   make -s -C "$src" PG_CONFIG="$PG_CONFIG" with_llvm=no >&2
