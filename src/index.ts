@@ -12,6 +12,8 @@ export { createRuleAnchorer, RULE_ANCHORER_ID } from "./anchoring/rule-anchorer.
 export { ingestSessions, type IngestReport, type IngestProgress } from "./anchoring/ingest-sessions.js";
 export { contentRecall, DEFAULT_FUSION, type ContentCandidate, type FusionWeights } from "./retrieval/content-recall.js";
 export { openSqliteStore } from "./store/sqlite/sqlite-store.js";
+export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.js";
+export { openStore, isPostgresUrl } from "./store/open-store.js";
 export { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
 export { createHashEmbedder } from "./providers/hash-embedder.js";
 export {

@@ -5,6 +5,10 @@ import type { Anchorer } from "../anchoring/anchorer.js";
 import type { Embedder } from "../providers/embedder.js";
 import { Memory } from "../memory.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { isPostgresUrl } from "../store/open-store.js";
+import { openPostgresStore } from "../store/postgres/postgres-store.js";
+import { parsePostgresUrl } from "../store/postgres/connection.js";
+import type { MemoryStore } from "../store/contract.js";
 import { readConversationFile, type BenchmarkQuestion, type ConversationInput, type EvidenceParseReport } from "../formats/conversation-file.js";
 import { embedWithCache } from "./vector-cache.js";
 
@@ -31,6 +35,12 @@ export interface PrepareOptions {
   only?: (namespace: string) => boolean;
   /** Only the first n conversations (LongMemEval: n questions). */
   limit?: number;
+  /**
+   * Where to ingest instead of the SQLite cache file: a postgres:// URL (its
+   * own schema per data/anchorer/embedder key unless the URL names one with
+   * ?schema=) or a SQLite file path.
+   */
+  store?: string;
 }
 
 /**
@@ -45,7 +55,8 @@ export async function prepareBench(options: PrepareOptions): Promise<PreparedBen
   mkdirSync(options.cacheDir, { recursive: true });
   const { conversations: all, report } = await readConversationFile(options.dataPath, { format: options.format });
   const conversations = (options.only ? all.filter((c) => options.only!(c.namespace)) : all).slice(0, options.limit ?? Infinity);
-  const memory = new Memory({ store: await openSqliteStore(cachePath), embedder: options.embedder, anchorer: options.anchorer });
+  const store = await openBenchStore(options.store, cachePath, key);
+  const memory = new Memory({ store, embedder: options.embedder, anchorer: options.anchorer });
 
   const started = performance.now();
   const totalTurns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
@@ -66,5 +77,17 @@ export async function prepareBench(options: PrepareOptions): Promise<PreparedBen
     for (const s of c.sessions) for (const t of s.turns) m.set(t.id, s.session.id);
     sessionOfTurn.set(c.namespace, m);
   }
-  return { memory, conversations, questions, sessionOfTurn, queryVectors, evidence: report, cachePath, ingestSeconds };
+  return { memory, conversations, questions, sessionOfTurn, queryVectors, evidence: report, cachePath: store.location, ingestSeconds };
+}
+
+/**
+ * The bench store doubles as a cache, like the SQLite file: on PostgreSQL the
+ * schema is named after the cache key, so a second run finds its sessions
+ * unchanged and re-embeds nothing, and two data sets never share a schema.
+ */
+async function openBenchStore(location: string | undefined, cachePath: string, key: string): Promise<MemoryStore> {
+  if (location === undefined) return openSqliteStore(cachePath);
+  if (!isPostgresUrl(location)) return openSqliteStore(location);
+  const schema = parsePostgresUrl(location).schema ?? `bench_${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+  return openPostgresStore(location, { schema });
 }

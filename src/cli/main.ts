@@ -51,6 +51,7 @@ Examples:
 
 Environment:
   RAMEM_DB                    default for --db (else ./ramem.db)
+  RAMEM_STORE                 default for --store: a postgres:// URL (or a SQLite file); wins over RAMEM_DB
   RAMEM_EMBEDDINGS_MODEL      use an OpenAI-compatible embeddings endpoint instead of the offline model
   RAMEM_EMBEDDINGS_BASE_URL   (with RAMEM_EMBEDDINGS_API_KEY) where that endpoint is; default OpenAI
   RAMEM_LLM_MODEL             OpenAI-compatible chat model (optional: answers with \`ramem ask\`)

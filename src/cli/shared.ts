@@ -1,10 +1,14 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { openMemory, EMBEDDER_NAMES, DEFAULT_DB_PATH, type EmbedderName } from "../open-memory.js";
+import { openMemory, EMBEDDER_NAMES, type EmbedderName } from "../open-memory.js";
 import type { Memory } from "../memory.js";
 import { RamemError } from "../model/errors.js";
+import { openStore } from "../store/open-store.js";
+import { resolveStoreLocation } from "./store-location.js";
 
 export interface CommonOptions {
-  db: string;
+  /** Only when given on the command line; the default is resolved by resolveStoreLocation. */
+  db?: string;
+  store?: string;
   namespace?: string;
   embedder?: EmbedderName;
   json?: boolean;
@@ -12,7 +16,8 @@ export interface CommonOptions {
 
 export function addStoreOptions(cmd: Command): Command {
   return cmd
-    .option("--db <path>", "SQLite file of the embedded store", process.env.RAMEM_DB ?? DEFAULT_DB_PATH)
+    .option("--db <path>", "SQLite file of the embedded store (default: $RAMEM_DB, else ./ramem.db)")
+    .option("--store <location>", "store location: a postgres://USER:PASS@HOST:PORT/DB[?schema=NAME] URL or a SQLite file (default: $RAMEM_STORE)")
     .addOption(
       new Option("--embedder <name>", "embedding model (openai needs RAMEM_EMBEDDINGS_MODEL; default: openai when that is set, else use-lite, offline)").choices(
         EMBEDDER_NAMES as string[],
@@ -21,8 +26,14 @@ export function addStoreOptions(cmd: Command): Command {
     .option("--json", "machine-readable output on stdout");
 }
 
-export function openFromOptions(opts: CommonOptions): Promise<Memory> {
-  return openMemory({ db: opts.db, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}) });
+export async function openFromOptions(opts: CommonOptions): Promise<Memory> {
+  const store = await openStore(resolveStoreLocation(opts));
+  try {
+    return await openMemory({ store, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}) });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }
 
 export function parsePositiveInt(name: string) {

@@ -36,6 +36,8 @@ export interface LocomoBenchOptions {
   /** Restrict to some conversations (sample ids). */
   conversations?: string[];
   onProgress?: (done: number, total: number, label: string) => void;
+  /** Store location instead of the SQLite cache file (e.g. a postgres:// URL); see prepareBench. */
+  store?: string;
 }
 
 export interface VariantResult {
@@ -78,6 +80,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
     embedder: options.embedder,
     anchorer: options.anchorer,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.store ? { store: options.store } : {}),
     ...(only ? { only: (ns: string) => only.has(ns) } : {}),
   });
   const { memory, questions } = prepared;

@@ -14,6 +14,8 @@ export interface LongMemEvalBenchOptions {
   anchorer: Anchorer;
   limit?: number;
   onProgress?: (done: number, total: number, label: string) => void;
+  /** Store location instead of the SQLite cache file (e.g. a postgres:// URL); see prepareBench. */
+  store?: string;
 }
 
 export interface LongMemEvalBenchResult {
@@ -41,6 +43,7 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
     anchorer: options.anchorer,
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.store ? { store: options.store } : {}),
   });
   const depth = Math.max(...options.ks);
   const started = performance.now();

@@ -11,6 +11,8 @@ import { locomoTables, writeLocomoReport } from "../../bench/report/locomo-repor
 import { runLongMemEvalBench } from "../../bench/longmemeval/run-longmemeval.js";
 import { longMemEvalTables, writeLongMemEvalReport } from "../../bench/report/longmemeval-report.js";
 import { VARIANTS } from "../../bench/variants.js";
+import { prepareBench } from "../../bench/prepare-bench.js";
+import { measureRecallLatency, type LatencySummary } from "../../bench/latency/measure-recall-latency.js";
 import { createProgress } from "../progress.js";
 import { parsePositiveInt, runAction } from "../shared.js";
 
@@ -25,6 +27,7 @@ interface BenchCliOptions {
   qaLimit?: number;
   conversations?: string;
   quiet?: boolean;
+  store?: string;
 }
 
 function parseKs(raw: string): number[] {
@@ -47,6 +50,10 @@ function commonBenchOptions(cmd: Command, defaultKs: string): Command {
     .option("--variants <list>", `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")})`, VARIANTS.map((v) => v.name).join(","))
     .option("--out <dir>", "where report.md, results.json and the plot go", "bench-out")
     .option("--cache <dir>", "ingested stores and query vectors, reused across runs", ".ramem-cache")
+    .option(
+      "--store <location>",
+      "ingest into this store instead of the SQLite cache: a postgres:// URL (a schema per data set unless ?schema= names one) or a SQLite file",
+    )
     .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
     .option("--json", "print results.json to stdout instead of the tables")
     .option("--quiet", "no progress output");
@@ -79,6 +86,7 @@ export function benchCommand(): Command {
             ...(llmConfig ? { languageModel: createOpenAICompatibleLanguageModel(llmConfig) } : {}),
             ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
             ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
+            ...(opts.store ? { store: opts.store } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),
           });
           progress.stop();
@@ -113,12 +121,70 @@ export function benchCommand(): Command {
             embedder: await embedderFor(opts.embedder),
             anchorer: createRuleAnchorer(),
             ...(opts.limit ? { limit: opts.limit } : {}),
+            ...(opts.store ? { store: opts.store } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),
           });
           progress.stop();
           const files = writeLongMemEvalReport(result, resolve(opts.out), `ramem ${process.argv.slice(2).join(" ")}`);
           if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
           else process.stdout.write(`${longMemEvalTables(result)}\n\nwrote ${files.join(", ")}\n`);
+        }),
+      ),
+  );
+  bench.addCommand(
+    new Command("latency")
+      .description(
+        "Recall latency per query on a store (p50/p95 of searchLexical, searchDense and a full RaMem recall), with the\n" +
+          "LoCoMo questions on the LoCoMo conversations; the same data on --store postgres://... compares the dialects.",
+      )
+      .requiredOption("--data <file>", "LoCoMo data file")
+      .option("--store <location>", "a postgres:// URL or a SQLite file (default: the bench's SQLite cache store)")
+      .option("--cache <dir>", "ingested stores and query vectors, reused across runs", ".ramem-cache")
+      .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
+      .option("--queries <n>", "questions timed, spread over all conversations", parsePositiveInt("--queries"), 300)
+      .option("--k <n>", "budget K of the full recall", parsePositiveInt("--k"), 10)
+      .option("--json", "print the result as JSON")
+      .option("--quiet", "no progress output")
+      .action(async (opts: { data: string; store?: string; cache: string; embedder: string; queries: number; k: number; json?: boolean; quiet?: boolean }) =>
+        runAction(opts.json, async () => {
+          const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const prepared = await prepareBench({
+            dataPath: opts.data,
+            format: "locomo",
+            cacheDir: opts.cache,
+            embedder: await embedderFor(opts.embedder),
+            anchorer: createRuleAnchorer(),
+            ...(opts.store ? { store: opts.store } : {}),
+            onProgress: (done, total, label) => progress.update(done, total, label),
+          });
+          progress.stop();
+          try {
+            const all = prepared.questions;
+            const step = Math.max(1, all.length / Math.min(opts.queries, all.length));
+            const picked = Array.from({ length: Math.min(opts.queries, all.length) }, (_, i) => all[Math.floor(i * step)]!);
+            const result = await measureRecallLatency(
+              prepared.memory,
+              picked.map((q) => ({
+                namespace: q.namespace,
+                question: q.question,
+                vector: prepared.queryVectors.get(q.question)!,
+                ...(q.questionDate ? { questionDate: q.questionDate } : {}),
+              })),
+              { k: opts.k },
+            );
+            if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+            else {
+              const row = (name: string, s: LatencySummary) =>
+                `| ${name} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.mean.toFixed(2)} | ${s.max.toFixed(2)} |`;
+              process.stdout.write(
+                `${result.dialect} store ${result.location}: ${result.queries} queries (after warm-up), pool ${result.pool}, k ${result.k}\n\n` +
+                  `| ms per query | p50 | p95 | mean | max |\n|---|---|---|---|---|\n` +
+                  `${row("searchLexical", result.lexical)}\n${row("searchDense", result.dense)}\n${row("recall (RaMem)", result.recall)}\n`,
+              );
+            }
+          } finally {
+            await prepared.memory.close();
+          }
         }),
       ),
   );

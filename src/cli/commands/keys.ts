@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { DEFAULT_DB_PATH } from "../../open-memory.js";
+import { resolveStoreLocation } from "../store-location.js";
 import { runAction } from "../shared.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import { ROLES, type ApiKeyRecord, type ApiKeyStore, type Role } from "../../store/api-key-contract.js";
@@ -7,7 +7,8 @@ import { createApiKey } from "../../server/auth/create-api-key.js";
 import { RamemError } from "../../model/errors.js";
 
 interface KeysOptions {
-  db: string;
+  db?: string;
+  store?: string;
   json?: boolean;
 }
 
@@ -15,12 +16,13 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function withDb(cmd: Command): Command {
   return cmd
-    .option("--db <path>", "SQLite file of the store the server uses (keys live in it)", process.env.RAMEM_DB || DEFAULT_DB_PATH)
+    .option("--db <path>", "SQLite file of the store the server uses; keys live in it (default: $RAMEM_DB, else ./ramem.db)")
+    .option("--store <location>", "or the server's store location: a postgres:// URL or a SQLite file (default: $RAMEM_STORE)")
     .option("--json", "machine-readable output on stdout");
 }
 
 async function withKeys<T>(opts: KeysOptions, body: (keys: ApiKeyStore) => Promise<T>): Promise<T> {
-  const keys = await openApiKeyStore(opts.db);
+  const keys = await openApiKeyStore(resolveStoreLocation(opts));
   try {
     return await body(keys);
   } finally {

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { resolveStoreLocation } from "../store-location.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from "../../server/serve.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IMPORT_BYTES } from "../../server/rest/rest-deps.js";
@@ -35,7 +36,7 @@ export function serveCommand(): Command {
       let keys;
       try {
         // Keys live where the memory does: the --store URL (postgres, with its password) or the --db file.
-        keys = await openApiKeyStore((opts as { store?: string }).store ?? opts.db);
+        keys = await openApiKeyStore(resolveStoreLocation(opts));
       } catch (err) {
         await memory.close();
         throw err;

@@ -26,6 +26,7 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
         RAMEM_LLM_MODEL: "",
         RAMEM_LLM_BASE_URL: "",
         RAMEM_DB: "",
+        RAMEM_STORE: "",
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],

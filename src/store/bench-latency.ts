@@ -1,19 +1,24 @@
 /**
- * Latency check for the sqlite store, not a test:
- *   node --import tsx src/store/sqlite/bench-latency.ts [units=6000] [dims=512] [queries=200]
- * Builds a temp store with a target namespace of `units` units plus a second
- * namespace of the same size (so the namespace filters do real work), then
- * times lexical and dense searches.
+ * Latency check for any store dialect on synthetic data, not a test:
+ *   node --import tsx src/store/bench-latency.ts [location=sqlite] [units=6000] [dims=512] [queries=200] [exactMaxUnits]
+ * `location` is "sqlite" (a temp file) or a postgres:// URL (a temp schema,
+ * dropped afterwards); `exactMaxUnits` sets the postgres dialect's threshold
+ * for exact dense search (0: always HNSW). Builds a target namespace of
+ * `units` units plus a second namespace of the same size (so the namespace
+ * filters do real work), then times lexical and dense searches.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { makeRecord, makeSession, seededVector } from "../testing/make-unit.js";
-import type { UnitRecord } from "../contract.js";
-import { openSqliteStore } from "./sqlite-store.js";
+import { makeRecord, makeSession, seededVector } from "./testing/make-unit.js";
+import type { UnitRecord } from "./contract.js";
+import { openSqliteStore } from "./sqlite/sqlite-store.js";
+import { isPostgresUrl } from "./open-store.js";
+import { openPostgresStore } from "./postgres/postgres-store.js";
 
-const [units = 6000, dims = 512, queries = 200] = process.argv.slice(2).map(Number);
+const [location = "sqlite", ...rest] = process.argv.slice(2);
+const [units = 6000, dims = 512, queries = 200, exactMaxUnits] = rest.map(Number);
 const PER_SESSION = 20;
 
 // Zipf (s = 1) over 5,000 words, like content words once stop words are gone:
@@ -45,7 +50,14 @@ function quantiles(xs: number[]): string {
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-bench-"));
 try {
-  const store = await openSqliteStore(join(dir, "bench.db"));
+  const store = isPostgresUrl(location)
+    ? await openPostgresStore(location, {
+        schema: `bench_latency_${process.pid}`,
+        dropSchemaOnClose: true,
+        ...(exactMaxUnits !== undefined ? { exactSearchMaxUnits: exactMaxUnits } : {}),
+      })
+    : await openSqliteStore(join(dir, "bench.db"));
+  console.log(`${store.dialect}: ${store.location}`);
   await store.bindEmbedder("bench@1", dims);
   const t0 = performance.now();
   for (const ns of ["bench-a", "bench-b"]) {

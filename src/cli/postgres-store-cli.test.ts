@@ -1,0 +1,71 @@
+/**
+ * The CLI on the postgres dialect: the same commands, with --store URL. Each
+ * run uses its own schema (?schema=), dropped afterwards.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import pg from "pg";
+import { describeWithPostgres, uniqueSchema } from "../store/postgres/testing/postgres-test-target.js";
+import { ROOT, runCli as ramem, type CliRun } from "./testing/run-cli.js";
+
+const GARDEN = join(ROOT, "src/cli/testing/garden-club.json");
+const CHESS = join(ROOT, "src/cli/testing/chess-log.jsonl");
+
+function json(run: CliRun): any {
+  assert.equal(run.code, 0, `exit code 0 expected; stderr:\n${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+}
+
+describeWithPostgres("ramem CLI with --store postgres://", (url) => {
+  const schema = uniqueSchema("cli");
+  const store = new URL(url);
+  store.searchParams.set("schema", schema);
+  const location = store.toString();
+
+  after(async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  });
+
+  test("ingest, recall and stats work through a postgres URL, and re-ingest writes nothing", async () => {
+    const first = json(await ramem(["ingest", "--store", location, "--embedder", "hash", "--json", "--quiet", GARDEN]));
+    assert.ok(first.unitsWritten > 0);
+    json(await ramem(["ingest", "--store", location, "--embedder", "hash", "--json", "--quiet", CHESS]));
+    const again = json(await ramem(["ingest", "--store", location, "--embedder", "hash", "--json", "--quiet", GARDEN]));
+    assert.equal(again.unitsWritten, 0);
+
+    const rec = json(
+      await ramem(["recall", "--store", location, "--namespace", "garden-club", "--k", "2", "--json", "Where did Ines buy the purple carrot seeds?"]),
+    );
+    assert.equal(rec.hits.length, 2);
+    assert.equal(rec.hits[0].provenance.sessionId, "spring");
+    assert.ok(rec.hits.every((h: any) => ["spring", "summer"].includes(h.provenance.sessionId)), "nothing from another namespace");
+
+    // RAMEM_STORE works like --store.
+    const stats = json(await ramem(["stats", "--json"], { RAMEM_STORE: location }));
+    assert.deepEqual(stats.perNamespace.map((n: any) => n.namespace), ["chess", "garden-club"]);
+    assert.equal(stats.units, stats.perNamespace.reduce((s: number, n: any) => s + n.units, 0));
+    assert.match(stats.store, /^postgres:\/\//);
+    const password = new URL(url).password;
+    if (password) assert.ok(!stats.store.includes(`:${password}@`), "the password is never printed");
+  });
+
+  test("--db and --store naming two stores is refused with a hint", async () => {
+    const run = await ramem(["stats", "--store", location, "--db", "/tmp/other.db"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--db and --store name two different stores/);
+    assert.match(run.stderr, /hint:/);
+  });
+
+  test("an unreachable server exits 2 with the start hint", async () => {
+    const dead = new URL(url);
+    dead.port = "1";
+    const run = await ramem(["stats", "--store", dead.toString()]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /cannot reach the PostgreSQL server/);
+    assert.match(run.stderr, /postgres-test-server\.sh start/);
+  });
+});

@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import type { LexicalChannel } from "./lexical-channel.js";
+
+export interface Bm25Options {
+  /** Term-frequency saturation (FTS5: 1.2). */
+  k1?: number;
+  /** Length normalisation (FTS5: 0.75). */
+  b?: number;
+  /** How much an occurrence in the cue counts against one in the content (SQLite: bm25(fts, 1.0, 0.5)). */
+  cueWeight?: number;
+}
+
+/**
+ * Okapi BM25 computed in SQL from the `lexemes` tsvector, with the formula
+ * SQLite's FTS5 uses:
+ *
+ *   score = Σ_terms idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
+ *   idf   = max(1e-6, ln((N − n + 0.5) / (n + 0.5)))
+ *
+ * tf counts a term's occurrences, in content as 1 and in the cue as
+ * `cueWeight`, read from the postings table `unit_terms` (schema v3); len is
+ * the unit's token count (`units.doc_len`). N, n and avglen are taken **per
+ * namespace** (FTS5 takes them over the whole file): a tenant's ranking never
+ * depends on another tenant's words.
+ *
+ * Terms are bound as one text[] parameter; each becomes its lexemes through
+ * to_tsvector with the english configuration the documents use (plainto_tsquery
+ * only decides which terms are not all stop words). Lexemes are compared as
+ * text, so no user text is parsed as tsquery syntax.
+ *
+ * Cost: a primary-key range scan of the postings of each query lexeme, then
+ * one units lookup per matching unit: linear in the postings read, not in the
+ * size of the matching tsvectors.
+ */
+function searchSql(k1: number, b: number, cueWeight: number): string {
+  return `
+  WITH terms AS MATERIALIZED (
+    SELECT row_number() OVER () AS tid, q, lexs
+    FROM (SELECT DISTINCT ON (q::text) q, lexs
+          FROM (SELECT plainto_tsquery('english'::regconfig, term) AS q,
+                       tsvector_to_array(to_tsvector('english'::regconfig, term)) AS lexs
+                FROM unnest($2::text[]) AS term) t
+          WHERE numnode(q) > 0) d
+  ),
+  term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme FROM terms),
+  stats AS MATERIALIZED (
+    SELECT count(*)::float8 AS n, greatest(avg(doc_len), 1)::float8 AS avglen FROM units WHERE namespace = $1
+  ),
+  -- A term of several lexemes ("5-k") is an AND (plainto_tsquery): it matches
+  -- a unit only when the unit has all of them.
+  matches AS MATERIALIZED (
+    SELECT tl.tid, p.unit_id, sum(p.tf_content + ${cueWeight} * p.tf_cue)::float8 AS tf
+    FROM term_lexemes tl JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = tl.lexeme
+    GROUP BY tl.tid, p.unit_id
+    HAVING count(*) = (SELECT cardinality(lexs) FROM terms t WHERE t.tid = tl.tid)
+  ),
+  idf AS MATERIALIZED (
+    SELECT m.tid, greatest(1e-6, ln((s.n - count(*) + 0.5) / (count(*) + 0.5))) AS idf
+    FROM matches m CROSS JOIN stats s GROUP BY m.tid, s.n
+  ),
+  scored AS (
+    SELECT u.id, u.session_start, u.session_id, u.seq,
+           sum(i.idf * (m.tf * ${k1 + 1}) / (m.tf + ${k1} * (1 - ${b} + ${b} * u.doc_len / s.avglen))) AS score
+    FROM matches m JOIN idf i USING (tid) JOIN units u ON u.namespace = $1 AND u.id = m.unit_id CROSS JOIN stats s
+    GROUP BY u.id, u.session_start, u.session_id, u.seq
+  )
+  SELECT id, score FROM scored
+  ORDER BY score DESC, session_start, session_id COLLATE "C", seq
+  LIMIT $3`;
+}
+
+function checkParam(name: string, v: number, min: number, max: number): number {
+  if (!Number.isFinite(v) || v < min || v > max) throw new RangeError(`${name} must be a number in [${min}, ${max}]`);
+  return v;
+}
+
+/** BM25 over the english configuration (needs schema version 3: units.doc_len, unit_terms). */
+export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
+  const k1 = checkParam("k1", options.k1 ?? 1.2, 0, 10);
+  const b = checkParam("b", options.b ?? 0.75, 0, 1);
+  const cueWeight = checkParam("cueWeight", options.cueWeight ?? 0.5, 0, 1);
+  // Only checked numbers are spliced into the SQL; user terms travel as parameters.
+  const sql = searchSql(k1, b, cueWeight);
+  const statementName = `ramem_bm25_${createHash("sha1").update(sql).digest("hex").slice(0, 12)}`;
+  return {
+    specificationVersion: "v1",
+    id: `bm25/english/k1=${k1}/b=${b}/cue=${cueWeight}`,
+    async search(db, namespace, terms, limit) {
+      // PostgreSQL text cannot hold NUL; such a character can only be noise in a word.
+      const words = terms.map((t) => t.replaceAll("\0", "").trim()).filter((t) => t.length > 0);
+      if (words.length === 0 || limit <= 0) return [];
+      // Named: prepared once per connection, so the planner does not re-plan this long statement on every call.
+      const { rows } = await db.query<{ id: string; score: number }>({ name: statementName, text: sql, values: [namespace, words, limit] });
+      return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
+    },
+  };
+}

@@ -1,0 +1,316 @@
+import { it } from "node:test";
+import assert from "node:assert/strict";
+import pg from "pg";
+import { RamemError } from "../../model/errors.js";
+import { runStoreContractSuite } from "../contract-suite.js";
+import type { MemoryStore, UnitRecord } from "../contract.js";
+import { TEST_DIMS, TEST_EMBEDDER, cosine, makeRecord, makeRecords, makeSession, seededVector } from "../testing/make-unit.js";
+import type { DenseSearchInfo } from "./dense-search.js";
+import { openPostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
+import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { createBm25Lexical } from "./lexical/bm25-lexical.js";
+import { createTsRankLexical } from "./lexical/ts-rank-lexical.js";
+
+const isCode = (code: string) => (e: unknown) => {
+  assert.ok(e instanceof RamemError, `expected RamemError, got ${String(e)}`);
+  assert.equal(e.code, code);
+  return true;
+};
+
+describeWithPostgres("postgres store", (url) => {
+  const fresh = (o: PostgresStoreOptions = {}) => openPostgresStore(url, { schema: uniqueSchema(), dropSchemaOnClose: true, maxConnections: 2, ...o });
+
+  runStoreContractSuite("postgres", () => fresh());
+  // The same suite with every dense search forced through the HNSW path (its guards included).
+  runStoreContractSuite("postgres (HNSW path)", () => fresh({ exactSearchMaxUnits: 0 }));
+  // Both lexical channels honour the contract.
+  runStoreContractSuite("postgres (ts_rank_cd lexical)", () => fresh({ lexical: createTsRankLexical() }));
+  runStoreContractSuite("postgres (BM25 lexical)", () => fresh({ lexical: createBm25Lexical() }));
+
+  async function withStore(fn: (store: MemoryStore) => Promise<void>, o: PostgresStoreOptions = {}): Promise<void> {
+    const store = await fresh(o);
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      await fn(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  it("shows its location without the password, and honours ?schema=", async () => {
+    const schema = uniqueSchema();
+    const withSecret = new URL(url);
+    withSecret.searchParams.set("schema", schema);
+    const store = await openPostgresStore(withSecret.toString(), { dropSchemaOnClose: true });
+    try {
+      assert.equal(store.dialect, "postgres");
+      const password = new URL(url).password;
+      if (password) assert.ok(!store.location.includes(`:${password}@`), store.location);
+      assert.ok(store.location.includes("***"), store.location);
+      assert.ok(store.location.includes(schema), store.location);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        const r = await c.query("SELECT value FROM " + `"${schema}"` + ".meta WHERE key = 'schema_version'");
+        assert.equal(r.rows[0]?.value, String(SCHEMA_VERSION));
+      } finally {
+        await c.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses a schema name that is not a plain identifier", async () => {
+    await assert.rejects(openPostgresStore(url, { schema: 'x"; DROP TABLE units; --' }), isCode("BAD_STORE_URL"));
+    const bad = new URL(url);
+    bad.searchParams.set("schema", "Robert'); --");
+    await assert.rejects(openPostgresStore(bad.toString()), isCode("BAD_STORE_URL"));
+  });
+
+  it("reports an unreachable server with a hint, never the password", async () => {
+    const dead = new URL(url);
+    dead.hostname = "127.0.0.1";
+    dead.port = "1";
+    dead.password = "s3cret-pw";
+    await assert.rejects(openPostgresStore(dead.toString(), { connectTimeoutMs: 2000 }), (e: unknown) => {
+      isCode("STORE_UNREACHABLE")(e);
+      const err = e as RamemError;
+      assert.match(err.hint ?? "", /postgres-test-server\.sh start/);
+      assert.ok(!`${err.message} ${err.where} ${err.hint}`.includes("s3cret-pw"));
+      return true;
+    });
+  });
+
+  it("says which extension a superuser must create when the database lacks pgvector", async (t) => {
+    const db = uniqueSchema("nodb");
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // template0 has no extensions; the test role is not a superuser, so it cannot create vector itself.
+      await admin.query(`CREATE DATABASE ${db} TEMPLATE template0`);
+      const target = new URL(url);
+      target.pathname = `/${db}`;
+      const su = await admin.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
+      if (su.rows[0]?.rolsuper) {
+        t.skip("the test role is a superuser: it creates the extensions itself, so nothing is refused");
+        return;
+      }
+      await assert.rejects(openPostgresStore(target.toString()), (e: unknown) => {
+        isCode("STORE_OPEN_FAILED")(e);
+        assert.match((e as RamemError).hint ?? "", /CREATE EXTENSION vector/);
+        return true;
+      });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${db}`);
+      await admin.end();
+    }
+  });
+
+  it("keeps data across handles and reopen; a second handle sees the binding", async () => {
+    const schema = uniqueSchema();
+    const a = await openPostgresStore(url, { schema });
+    const b = await openPostgresStore(url, { schema, dropSchemaOnClose: true });
+    try {
+      await a.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      await assert.rejects(b.bindEmbedder("other@1", 4), isCode("EMBEDDER_MISMATCH"));
+      const s1 = makeSession({ id: "s1" });
+      const recs = makeRecords(s1, 3);
+      await a.replaceSession(s1, "h1", recs);
+      await a.close();
+      const again = await openPostgresStore(url, { schema });
+      try {
+        assert.deepEqual(await again.getUnits(s1.namespace, recs.map((r) => r.unit.id)), recs.map((r) => r.unit));
+        assert.equal((await again.searchDense(s1.namespace, recs[1]!.embedding, 1))[0]?.id, recs[1]!.unit.id);
+      } finally {
+        await again.close();
+      }
+      assert.equal((await b.searchLexical(s1.namespace, ["ordinary"], 10)).length, 3);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("refuses a schema written by a newer ramem", async () => {
+    const schema = uniqueSchema();
+    await (await openPostgresStore(url, { schema })).close();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(`UPDATE "${schema}".meta SET value = '99' WHERE key = 'schema_version'`);
+      await assert.rejects(openPostgresStore(url, { schema }), isCode("SCHEMA_TOO_NEW"));
+    } finally {
+      await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await c.end();
+    }
+  });
+
+  it("migrates once when several processes open a fresh schema at the same moment", async () => {
+    const schema = uniqueSchema();
+    const stores = await Promise.all(Array.from({ length: 5 }, () => openPostgresStore(url, { schema, maxConnections: 1 })));
+    try {
+      await Promise.all(stores.map((s) => s.bindEmbedder(TEST_EMBEDDER, TEST_DIMS)));
+      assert.equal((await stores[4]!.stats()).embedder, TEST_EMBEDDER);
+    } finally {
+      for (const [i, s] of stores.entries()) {
+        if (i === stores.length - 1) await s.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+        await s.close();
+      }
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await c.end();
+    }
+  });
+
+  it("filtered top-K is complete when the namespace is a small fraction of the table", async () => {
+    const seen: DenseSearchInfo[] = [];
+    const schema = uniqueSchema();
+    // exactSearchMaxUnits 0 + forceHnswIndex: every search is answered by the HNSW
+    // index, as for a namespace too large for the exact scan.
+    const store = await openPostgresStore(url, {
+      schema,
+      dropSchemaOnClose: true,
+      exactSearchMaxUnits: 0,
+      forceHnswIndex: true,
+      onDenseSearch: (i) => seen.push(i),
+    });
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      for (let n = 0; n < 40; n++) {
+        const s = makeSession({ namespace: `crowd-${n}`, id: "s" });
+        await store.replaceSession(s, "h", Array.from({ length: 60 }, (_, i) => makeRecord(s, i, { embedding: seededVector(`crowd${n}/${i}`) })));
+      }
+      const target = makeSession({ namespace: "target", id: "s" });
+      const targetRecs: UnitRecord[] = Array.from({ length: 25 }, (_, i) => makeRecord(target, i, { embedding: seededVector(`target/${i}`) }));
+      await store.replaceSession(target, "h", targetRecs);
+      // 25 of 2,425 units (1 %) belong to the target namespace.
+      await raw.connect();
+      let plainShort = 0;
+      for (let q = 0; q < 12; q++) {
+        const query = seededVector(`query/${q}`);
+        // The problem being guarded against: a plain filtered HNSW scan (no iterative scan).
+        await raw.query("BEGIN");
+        await raw.query("SET LOCAL hnsw.iterative_scan = off; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off");
+        const plain = await raw.query("SELECT unit_id FROM unit_vectors WHERE namespace = 'target' ORDER BY embedding <=> $1::vector LIMIT 10", [
+          `[${Array.from(query).join(",")}]`,
+        ]);
+        await raw.query("COMMIT");
+        if ((plain.rowCount ?? 0) < 10) plainShort++;
+
+        const exact = targetRecs.map((r) => ({ id: r.unit.id, sim: cosine(query, r.embedding) })).sort((a, b) => b.sim - a.sim);
+        for (const k of [5, 10, 25, 40]) {
+          const hits = await store.searchDense("target", query, k);
+          assert.equal(hits.length, Math.min(k, targetRecs.length), `k=${k}`);
+          assert.deepEqual(
+            hits.map((h) => h.id),
+            exact.slice(0, k).map((e) => e.id),
+          );
+          hits.forEach((h, i) => assert.ok(Math.abs(h.score - exact[i]!.sim) < 1e-4));
+        }
+      }
+      assert.ok(plainShort > 0, "the setup reproduces short filtered HNSW results");
+      assert.equal(seen.length, 48);
+      // The iterative scan alone made them complete: the exact fallback was not needed.
+      assert.deepEqual(new Set(seen.map((s) => s.path)), new Set(["hnsw"]));
+    } finally {
+      await raw.end().catch(() => {});
+      await store.close();
+    }
+  });
+
+  it("searches small namespaces exactly and large ones through HNSW", async () => {
+    const seen: DenseSearchInfo[] = [];
+    await withStore(
+      async (store) => {
+        const small = makeSession({ namespace: "small" });
+        const big = makeSession({ namespace: "big" });
+        await store.replaceSession(small, "h", makeRecords(small, 5));
+        await store.replaceSession(big, "h", makeRecords(big, 30));
+        await store.searchDense("small", seededVector("q"), 3);
+        await store.searchDense("big", seededVector("q"), 3);
+        assert.deepEqual(
+          seen.map((s) => [s.path === "exact" ? "exact" : "hnsw", s.namespaceUnits]),
+          [
+            ["exact", 5],
+            ["hnsw", 30],
+          ],
+        );
+      },
+      { exactSearchMaxUnits: 10, onDenseSearch: (i) => seen.push(i) },
+    );
+  });
+
+  it("concurrent ingest from several connections neither loses nor duplicates units", async () => {
+    const schema = uniqueSchema();
+    const writers = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url, { schema, maxConnections: 2 })));
+    try {
+      await writers[0]!.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const sessions = Array.from({ length: 12 }, (_, i) =>
+        makeSession({ namespace: "shared", id: `s${i}`, startTime: new Date(Date.UTC(2023, 0, 1 + i)).toISOString() }),
+      );
+      // Every writer ingests every session (overlapping), each in its own order, twice.
+      await Promise.all(
+        writers.map(async (w, wi) => {
+          for (let round = 0; round < 2; round++) {
+            const order = sessions.map((_, i) => (i * (wi + 1) + round) % sessions.length);
+            for (const i of new Set(order)) await w.replaceSession(sessions[i]!, `h${i}`, makeRecords(sessions[i]!, 3 + (i % 4)));
+            for (const [i, s] of sessions.entries()) if (!order.includes(i)) await w.replaceSession(s, `h${i}`, makeRecords(s, 3 + (i % 4)));
+          }
+        }),
+      );
+      const expected = sessions.reduce((n, _, i) => n + 3 + (i % 4), 0);
+      const reader = writers[0]!;
+      const st = await reader.stats("shared");
+      assert.equal(st.sessions, 12);
+      assert.equal(st.units, expected);
+      const units = await reader.listUnits("shared");
+      assert.equal(units.length, expected);
+      assert.equal(new Set(units.map((u) => u.id)).size, expected);
+      for (const [i, s] of sessions.entries()) assert.equal((await reader.getSession("shared", s.id))?.unitCount, 3 + (i % 4));
+      assert.equal((await reader.searchDense("shared", seededVector("q"), 1000)).length, expected);
+      assert.equal((await reader.searchLexical("shared", ["ordinary"], 1000)).length, expected);
+    } finally {
+      for (const w of writers.slice(1)) await w.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await c.end();
+      await writers[0]!.close();
+    }
+  });
+
+  it("refuses text with NUL characters before writing anything", async () => {
+    await withStore(async (store) => {
+      const s = makeSession();
+      await assert.rejects(store.replaceSession(s, "h", [makeRecord(s, 0, { content: "bad \u0000 byte" })]), isCode("INVALID_UNIT"));
+      assert.equal(await store.getSession(s.namespace, s.id), null);
+      await store.replaceSession(s, "h", makeRecords(s, 1));
+      assert.deepEqual(await store.searchLexical(s.namespace, ["ordinary\u0000"], 5).then((h) => h.length), 1);
+    });
+  });
+
+  it("treats tsquery operators in terms as plain words", async () => {
+    await withStore(async (store) => {
+      const s = makeSession();
+      const recs = [
+        makeRecord(s, 0, { content: "Melanie went on a volcano hike." }),
+        makeRecord(s, 1, { content: "Caroline painted a lake at dawn." }),
+      ];
+      await store.replaceSession(s, "h", recs);
+      for (const t of ["volcano:*", "!lake", "volcano & lake", "'volcano'", "volcano' | 'lake", "\\", "<->", "volc*"]) {
+        const hits = await store.searchLexical(s.namespace, [t], 10);
+        for (const h of hits) assert.ok(recs.some((r) => r.unit.id === h.id));
+      }
+      // "!lake" is the word lake, not "everything without lake".
+      assert.deepEqual(
+        (await store.searchLexical(s.namespace, ["!lake"], 10)).map((h) => h.id),
+        [recs[1]!.unit.id],
+      );
+      assert.deepEqual(await store.searchLexical(s.namespace, ["volc*"], 10), []);
+    });
+  });
+});

@@ -1,0 +1,208 @@
+import type pg from "pg";
+import { RamemError } from "../../model/errors.js";
+
+export const SCHEMA_VERSION = 3;
+
+/**
+ * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
+ * is content, anything else the cue). Used by migration 3 and replaceSession.
+ */
+export const POSTINGS_SELECT = `
+  INSERT INTO unit_terms (namespace, lexeme, unit_id, tf_content, tf_cue)
+  SELECT u.namespace, x.lexeme, u.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w <> 'A')
+  FROM units u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
+  WHERE $WHERE
+  GROUP BY u.namespace, x.lexeme, u.id`;
+
+/**
+ * Migration i brings a schema from version i to i + 1. Append, never edit:
+ * stores written by older releases replay the tail of this list.
+ *
+ * Every table has `namespace` as the leading column of its primary key and
+ * of every index, and every foreign key includes it: that is what lets the
+ * same DDL be distributed by namespace on Citus (ARCHITECTURE.md › Storage).
+ *
+ * Times are kept twice: the ISO string as given (returned to callers
+ * unchanged) and `timestamptz` (compared and indexed).
+ *
+ * `unit_vectors` is not here: its dimension is only known once an embedder is
+ * bound (see createVectorTable).
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE sessions (
+    namespace     text        NOT NULL,
+    id            text        NOT NULL,
+    start_time    text        NOT NULL,
+    end_time      text        NOT NULL,
+    start_at      timestamptz NOT NULL,
+    end_at        timestamptz NOT NULL,
+    participants  text[]      NOT NULL,
+    content_hash  text        NOT NULL,
+    unit_count    integer     NOT NULL,
+    PRIMARY KEY (namespace, id)
+  );
+  CREATE INDEX sessions_ns_start ON sessions (namespace, start_at);
+  CREATE INDEX sessions_ns_end ON sessions (namespace, end_at);
+
+  CREATE TABLE units (
+    namespace      text        NOT NULL,
+    id             text        NOT NULL,
+    session_id     text        NOT NULL,
+    seq            integer     NOT NULL,
+    session_start  timestamptz NOT NULL,
+    session_end    timestamptz NOT NULL,
+    event_start    timestamptz,
+    event_end      timestamptz,
+    participants   text[]      NOT NULL,  -- lower-cased, for the participant filter
+    entities       text[]      NOT NULL,
+    turn_ids       text[]      NOT NULL,  -- provenance (also inside body)
+    content        text        NOT NULL,
+    cue            text        NOT NULL,
+    -- The lexical channel's document: content weighted A, cue weighted B
+    -- (ts_rank_cd weights make B count half, as the cue does in SQLite's bm25).
+    lexemes        tsvector    GENERATED ALWAYS AS (
+                     setweight(to_tsvector('english'::regconfig, content), 'A') ||
+                     setweight(to_tsvector('english'::regconfig, cue), 'B')) STORED,
+    body           json        NOT NULL,  -- the unit as given; json keeps key order, jsonb would not
+    PRIMARY KEY (namespace, id),
+    FOREIGN KEY (namespace, session_id) REFERENCES sessions (namespace, id) ON DELETE CASCADE
+  );
+  CREATE INDEX units_ns_session ON units (namespace, session_id, seq);
+  CREATE INDEX units_ns_order ON units (namespace, session_start, session_id, seq);
+  CREATE INDEX units_ns_event ON units (namespace, event_start, event_end) WHERE event_start IS NOT NULL;
+  CREATE INDEX units_ns_participants ON units USING gin (namespace, participants);
+  CREATE INDEX units_ns_entities ON units USING gin (namespace, entities);
+  CREATE INDEX units_ns_lexemes ON units USING gin (namespace, lexemes);
+  `,
+  // 2: document length in tokens, for the BM25 lexical channel's length
+  // normalisation (ts_rank_cd needs none). A generated column cannot read
+  // another one, so it is computed from the text, like lexemes.
+  `
+  CREATE FUNCTION ramem_token_count(tsvector) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest($1) $$;
+  ALTER TABLE units ADD COLUMN doc_len integer NOT NULL GENERATED ALWAYS AS (
+    ramem_token_count(to_tsvector('english'::regconfig, content) || to_tsvector('english'::regconfig, cue))) STORED;
+  `,
+  // 3: postings for BM25: one row per (unit, lexeme) with its occurrences in
+  // content and cue, so a query reads only the postings of its own lexemes
+  // instead of unnesting every matching unit's tsvector. Written by
+  // replaceSession from units.lexemes; removed with the unit (cascade).
+  `
+  CREATE TABLE unit_terms (
+    namespace   text    NOT NULL,
+    lexeme      text    NOT NULL,
+    unit_id     text    NOT NULL,
+    tf_content  integer NOT NULL,
+    tf_cue      integer NOT NULL,
+    PRIMARY KEY (namespace, lexeme, unit_id),
+    FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
+  );
+  CREATE INDEX unit_terms_ns_unit ON unit_terms (namespace, unit_id);
+  ${POSTINGS_SELECT.replace("$WHERE", "TRUE")};
+  `,
+];
+
+/** pgvector's HNSW index takes at most this many dimensions for type vector. */
+export const HNSW_MAX_DIMS = 2000;
+
+/**
+ * One lock for every ramem migration in the database: extensions are
+ * database-wide, so two processes migrating two schemas must not race either.
+ */
+const MIGRATION_LOCK = "ramem:migrate";
+
+export type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
+
+async function currentVersion(db: Queryable, schema: string): Promise<number> {
+  // A catalog query with a fresh snapshot, not to_regclass: an advisory lock
+  // does not refresh the catalog cache, so to_regclass could miss a table that
+  // the migrator we just waited for has committed.
+  const meta = await db.query("SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename = 'meta'", [schema]);
+  if (meta.rowCount === 0) return 0;
+  const row = await db.query<{ value: string }>(`SELECT value FROM "${schema}".meta WHERE key = 'schema_version'`);
+  return row.rows[0] ? Number(row.rows[0].value) : 0;
+}
+
+function checkNotNewer(version: number, where: string): void {
+  if (version > SCHEMA_VERSION) {
+    throw new RamemError("SCHEMA_TOO_NEW", `store schema version ${version} is newer than this ramem supports (${SCHEMA_VERSION})`, {
+      where,
+      hint: "upgrade ramem, or use another schema (?schema=...) or database",
+    });
+  }
+}
+
+function extensionError(cause: unknown, where: string): RamemError {
+  const msg = (cause as Error).message ?? String(cause);
+  return new RamemError("STORE_OPEN_FAILED", `cannot enable a PostgreSQL extension: ${msg}`, {
+    where,
+    hint:
+      "ramem needs the extensions vector (pgvector 0.8+) and btree_gin; a superuser can run " +
+      "CREATE EXTENSION vector; CREATE EXTENSION btree_gin; in this database once (scripts/postgres-test-server.sh does it for the test server)",
+    cause,
+  });
+}
+
+/**
+ * Brings `schema` to SCHEMA_VERSION. The version is read once without a lock
+ * (the common case: nothing to do), then again under a transaction-level
+ * advisory lock, so concurrent processes opening a fresh database run each
+ * migration exactly once.
+ */
+export async function migrate(pool: pg.Pool, schema: string, where: string): Promise<void> {
+  const seen = await currentVersion(pool, schema);
+  checkNotNewer(seen, where);
+  if (seen === SCHEMA_VERSION) return;
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [MIGRATION_LOCK]);
+    let version = await currentVersion(client, schema);
+    checkNotNewer(version, where);
+    if (version < SCHEMA_VERSION) {
+      await client.query("SET LOCAL client_min_messages = warning");
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      try {
+        // Extensions live in public (on the search path of every store), never
+        // in a store's own schema, which a test may drop.
+        await client.query("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public");
+        await client.query("CREATE EXTENSION IF NOT EXISTS btree_gin SCHEMA public");
+      } catch (cause) {
+        throw extensionError(cause, where);
+      }
+      await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".meta (key text PRIMARY KEY, value text NOT NULL)`);
+      for (; version < SCHEMA_VERSION; version++) await client.query(MIGRATIONS[version]!);
+      await client.query(
+        `INSERT INTO "${schema}".meta (key, value) VALUES ('schema_version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [String(SCHEMA_VERSION)],
+      );
+    }
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * DDL for the vector table of a `dims`-dimensional embedder, run once by the
+ * first bindEmbedder. HNSW (cosine) only up to HNSW_MAX_DIMS; above it every
+ * dense search is exact.
+ */
+export function vectorTableDdl(dims: number): string {
+  const table = `
+    CREATE TABLE unit_vectors (
+      namespace  text        NOT NULL,
+      unit_id    text        NOT NULL,
+      embedding  vector(${dims}) NOT NULL,
+      PRIMARY KEY (namespace, unit_id),
+      FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
+    );`;
+  const index = dims <= HNSW_MAX_DIMS ? "CREATE INDEX unit_vectors_hnsw ON unit_vectors USING hnsw (embedding vector_cosine_ops);" : "";
+  return table + index;
+}
