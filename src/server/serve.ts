@@ -8,6 +8,7 @@ import { RamemError } from "../model/errors.js";
 import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
+import { createMcpHttpApp } from "./mcp/create-mcp-http-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -38,6 +39,12 @@ export interface StartServerOptions {
    * They get the raw request: no REST middleware reads the body first.
    */
   subApps?: Record<string, (deps: SubAppDeps) => Hono<any, any, any>>;
+  /**
+   * MCP over streamable HTTP at /mcp, with the same keys and Memory as the REST
+   * API (default on; false leaves it out). `allowedOrigins`: browser origins
+   * accepted besides loopback ones. A `subApps["/mcp"]` replaces it.
+   */
+  mcp?: boolean | { allowedOrigins?: readonly string[] };
   /** Where the open-mode warning goes (default stderr). */
   warn?: (message: string) => void;
 }
@@ -89,6 +96,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // `ramem serve` mounts the MCP streamable-HTTP app here at "/mcp" (see StartServerOptions.subApps).
   for (const [path, make] of Object.entries(options.subApps ?? {})) {
     app.route(path, make({ memory, authenticate }));
+  }
+  if (options.mcp !== false && !(options.subApps && "/mcp" in options.subApps)) {
+    const allowedOrigins = typeof options.mcp === "object" ? options.mcp.allowedOrigins : undefined;
+    // The REST app's middleware (auth, body limits) is bound to /v1/*, so nothing reads the body before the
+    // MCP transport does; the transport caps a message at 4 MiB itself, and a tool's own checks refuse a turn over 64,000 characters.
+    app.route("/mcp", createMcpHttpApp({ memory, authenticate, ...(allowedOrigins ? { allowedOrigins } : {}) }));
   }
   app.route("/", rest);
 
