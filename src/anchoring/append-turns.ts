@@ -65,7 +65,7 @@ export async function appendTurns(deps: IngestDeps, request: AppendTurnsRequest,
   const added = sessionFromTurns(request, { now, stored, firstPosition: nextTurnPosition(sessionId, taken) });
   added.turns.forEach((t, i) => {
     if (taken.has(t.id)) {
-      throw new RamemError("DUPLICATE_TURN", `turns[${i}].id: session ${sessionId} already has a turn ${JSON.stringify(t.id)}`, {
+      throw new RamemError("DUPLICATE_TURN", `session ${JSON.stringify(sessionId)} already has a turn ${JSON.stringify(t.id)}`, {
         where: `turns[${i}] › id`,
         hint: "omit turn ids to number new turns automatically, or use a new id (or replace the whole session); nothing of this call was stored",
       });

@@ -42,7 +42,7 @@ export function sessionFromTurns(request: SessionTurnsRequest, options: { now: D
   const seen = new Set<string>();
   turns.forEach((t, i) => {
     if (seen.has(t.id)) {
-      throw new RamemError("DUPLICATE_TURN", `turns[${i}].id: turn id ${JSON.stringify(t.id)} appears twice in this call`, {
+      throw new RamemError("DUPLICATE_TURN", `turn id ${JSON.stringify(t.id)} appears twice in this call`, {
         where: `turns[${i}] › id`,
         hint: "give every turn its own id, or omit ids; nothing of this call was stored",
       });
