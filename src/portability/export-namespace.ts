@@ -1,4 +1,5 @@
-import type { Memory } from "../memory.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { MemoryStore } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
 import { embedAll } from "../anchoring/ingest-sessions.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type SessionLine, type UnitLine } from "./export-format.js";
@@ -13,7 +14,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type
  * Callers that want a consistent snapshot hold the namespace's write lock
  * (Memory.exportNamespace does).
  */
-export async function exportNamespace(memory: Memory, namespace: string, now: Date = new Date()): Promise<string[]> {
+export async function exportNamespace(memory: { store: MemoryStore; embedder: Embedder }, namespace: string, now: Date = new Date()): Promise<string[]> {
   const stats = await memory.store.stats(namespace);
   const embedder = stats.embedder ?? memory.embedder.id;
   const dimensions = stats.dimensions ?? memory.embedder.dimensions;
