@@ -70,6 +70,21 @@ describe("ramem serve: MCP over streamable HTTP at /mcp, with the server's keys"
     }
   });
 
+  it("the REST body limit (512 KiB) does not apply to /mcp: a 600 KB turn reaches the tool and is refused there, storing nothing", async () => {
+    const a = await mcpClient(t, keyA);
+    try {
+      const before = (await t.call("GET", "/v1/namespaces/ns-a/stats", { key: keyA })).body?.units ?? 0;
+      const huge = await a.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ana", text: "x".repeat(600_000) }] });
+      assert.equal(huge.isError, true);
+      assert.match(textOf(huge), /64000|64,000/);
+      assert.equal((await t.call("GET", "/v1/namespaces/ns-a/stats", { key: keyA })).body?.units ?? 0, before);
+      const rest = await t.call("POST", "/v1/namespaces/ns-a/sessions/big/turns", { key: keyA, json: { turns: [{ speaker: "Ana", text: "x".repeat(600_000) }] } });
+      assert.equal(rest.status, 413, "REST keeps its own limit");
+    } finally {
+      await a.client.close();
+    }
+  });
+
   it("no key, an unknown key and a revoked key are refused with 401", async () => {
     await assert.rejects(mcpClient(t), /401/);
     await assert.rejects(mcpClient(t, "rm_not_a_key"), /401/);
