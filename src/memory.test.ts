@@ -140,3 +140,29 @@ test("recall refuses an empty query, a bad k and another embedder's store", asyn
     await memory.close();
   }
 });
+
+test("every write goes through one per-namespace lock: concurrent appends, an ingest and a forget on one namespace lose and resurrect nothing", async () => {
+  const hash = createHashEmbedder();
+  // Yields between reading a session and writing it back, as a WASM or remote embedder does.
+  const embedder = { ...hash, embed: async (texts: readonly string[]) => (await new Promise((r) => setTimeout(r, 2)), hash.embed(texts)) };
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder, defaultNamespace: "library" });
+  try {
+    await memory.ingest([SESSIONS[0]!]);
+    const [doomed] = await memory.list({ sessionId: "s1" });
+    await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => memory.appendTurns({ sessionId: "s1", turns: [{ speaker: "Ines", text: `append number ${i}` }] })),
+      memory.ingest([SESSIONS[1]!]),
+      memory.forgetUnit(doomed!.id),
+    ]);
+    const units = await memory.list({ sessionId: "s1" });
+    assert.ok(!units.some((u) => u.id === doomed!.id), "the forgotten unit came back");
+    assert.equal(units.length, 3 - 1 + 6);
+    for (let i = 0; i < 6; i++) assert.ok(units.some((u) => u.content.endsWith(`append number ${i}`)), `append ${i}`);
+    assert.equal(new Set(units.flatMap((u) => u.provenance.turnIds)).size, units.length);
+    assert.equal((await memory.list({ sessionId: "s2" })).length, 2);
+    assert.equal(await memory.forgetSession("s2"), 2);
+    assert.equal(await memory.forgetNamespace("library"), units.length);
+  } finally {
+    await memory.close();
+  }
+});

@@ -10,6 +10,11 @@ import type { FusionWeights } from "./retrieval/content-recall.js";
 import { runRecall, type RecallOutcome, type RecallSwitches } from "./retrieval/recall-pipeline.js";
 import { RamemError } from "./model/errors.js";
 import { askMemory, type AskOptions, type AskResult } from "./synthesis/ask.js";
+import { appendTurns, type AppendTurnsReport, type AppendTurnsRequest } from "./anchoring/append-turns.js";
+import { forgetUnit } from "./anchoring/forget-unit.js";
+import { exportNamespace } from "./portability/export-namespace.js";
+import { importNamespace, type ImportReport } from "./portability/import-namespace.js";
+import { KeyedLock } from "./util/keyed-lock.js";
 
 export interface MemoryOptions {
   store: MemoryStore;
@@ -34,6 +39,14 @@ export interface RecallOptions {
 /**
  * The facade: wires the four stages to a store and providers. It owns no
  * logic of its own, so each stage can be read (and tested) where it lives.
+ *
+ * It does own one thing: the per-namespace write lock. Every write goes
+ * through it (ingest, appendTurns, the forget calls, import; export waits on
+ * it for a consistent snapshot), so the faces sharing one Memory — library,
+ * REST, MCP over HTTP in the same server — are serialised the same way and an
+ * append never interleaves with another write to its namespace. The lock is
+ * per process: two processes on one store are serialised only per store
+ * transaction.
  */
 export class Memory {
   readonly store: MemoryStore;
@@ -42,6 +55,7 @@ export class Memory {
   readonly languageModel: LanguageModel | undefined;
   readonly defaultNamespace: string;
   #bound: Promise<void> | undefined;
+  readonly #writes = new KeyedLock();
 
   constructor(options: MemoryOptions) {
     this.store = options.store;
@@ -52,7 +66,44 @@ export class Memory {
   }
 
   ingest(sessions: readonly SessionWithTurns[], options: { onProgress?: (p: IngestProgress) => void; force?: boolean } = {}): Promise<IngestReport> {
-    return ingestSessions(this, sessions, options);
+    const namespaces = sessions.map((s) => (typeof s?.session?.namespace === "string" ? s.session.namespace : ""));
+    return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, options));
+  }
+
+  /** Adds turns to a session (created when missing); only the new turns are anchored and embedded. */
+  appendTurns(request: Omit<AppendTurnsRequest, "namespace"> & { namespace?: string }, options: { now?: Date } = {}): Promise<AppendTurnsReport> {
+    const namespace = request.namespace ?? this.defaultNamespace;
+    return this.#writes.run(namespace, () => appendTurns(this, { ...request, namespace }, options));
+  }
+
+  /** Deletes one unit, and its words from its neighbours' cues. False when the namespace has no such unit. */
+  forgetUnit(unitId: string, options: { namespace?: string } = {}): Promise<boolean> {
+    const namespace = options.namespace ?? this.defaultNamespace;
+    return this.#writes.run(namespace, () => forgetUnit(this, namespace, unitId));
+  }
+
+  /** Deletes a session and its units from every index; returns the number of units deleted. */
+  forgetSession(sessionId: string, options: { namespace?: string } = {}): Promise<number> {
+    const namespace = options.namespace ?? this.defaultNamespace;
+    return this.#writes.run(namespace, () => this.store.deleteSession(namespace, sessionId));
+  }
+
+  /** Deletes everything in a namespace (named explicitly: no default); returns the number of units deleted. */
+  forgetNamespace(namespace: string): Promise<number> {
+    return this.#writes.run(namespace, () => this.store.deleteNamespace(namespace));
+  }
+
+  /** The namespace as JSONL lines with the stored vectors, taken while no write to it runs. */
+  exportNamespace(namespace?: string, options: { now?: Date } = {}): Promise<string[]> {
+    const ns = namespace ?? this.defaultNamespace;
+    return this.#writes.run(ns, () => exportNamespace(this, ns, options.now));
+  }
+
+  /** Restores an export into an empty namespace (default: the exported one), vectors as given. */
+  importNamespace(text: string, options: { namespace?: string; source?: string } = {}): Promise<ImportReport> {
+    // The target is only known once the header is read; the header is the first line.
+    const namespace = options.namespace ?? headerNamespace(text);
+    return this.#writes.run(namespace, () => importNamespace(this, text, options));
   }
 
   /** Recall units for a query: the induced recall frame, and hits that say why each is there. */
@@ -95,5 +146,17 @@ export class Memory {
 
   close(): Promise<void> {
     return this.store.close();
+  }
+}
+
+/** The namespace an export names in its header line, or "" when unreadable (importNamespace then reports why). */
+function headerNamespace(text: string): string {
+  const start = Math.max(0, text.search(/\S/));
+  const end = text.indexOf("\n", start);
+  try {
+    const header = JSON.parse(end === -1 ? text.slice(start) : text.slice(start, end)) as { namespace?: unknown };
+    return typeof header?.namespace === "string" ? header.namespace : "";
+  } catch {
+    return "";
   }
 }

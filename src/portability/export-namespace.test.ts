@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../open-memory.js";
-import type { Memory } from "../memory.js";
+import { Memory } from "../memory.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
 import { exportNamespace } from "./export-namespace.js";
 import { decodeEmbedding } from "./export-format.js";
@@ -51,5 +51,18 @@ describe("exportNamespace", () => {
     const line = JSON.parse(text.split("\n")[2]!);
     const [expected] = await createHashEmbedder().embed([line.unit.content]);
     assert.deepEqual(decodeEmbedding(line.embedding), expected);
+  });
+
+  it("writes the stored vectors without embedding anything (an unreachable remote model exports the same)", async () => {
+    const offline = new Memory({
+      store: source.store,
+      embedder: { ...source.embedder, embed: async () => assert.fail("export must not embed") },
+      anchorer: source.anchorer,
+    });
+    const again = (await exportNamespace(offline, "src", new Date("2026-01-01T00:00:00Z"))).join("\n");
+    assert.equal(again, text);
+    const units = text.split("\n").map((l) => JSON.parse(l)).filter((l) => l.type === "unit");
+    const stored = await source.store.getUnitEmbeddings("src", units.map((l) => l.unit.id));
+    for (const l of units) assert.deepEqual(decodeEmbedding(l.embedding), stored.get(l.unit.id));
   });
 });

@@ -1,4 +1,5 @@
-import type { Memory } from "../memory.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { MemoryStore } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
 import { embedAll } from "../anchoring/ingest-sessions.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type SessionLine, type UnitLine } from "./export-format.js";
@@ -6,18 +7,18 @@ import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type
 /**
  * A namespace as JSONL lines (see export-format.ts), header first.
  *
- * MemoryStore v1 has no call that reads vectors back, so each unit's vector
- * is recomputed from its content with the store's own embedder, which is how
- * ingest computed it. For a deterministic embedder (hash, use-lite) that is the
- * stored vector; importing writes these vectors verbatim, embedding nothing.
+ * Each unit travels with the vector the store holds for it (getUnitEmbeddings),
+ * so export → import is exact whatever the embedder (a remote model need not
+ * even be reachable). Only a unit whose vector is missing is embedded again
+ * from its content, and only with the embedder the store was built with.
+ * Callers that want a consistent snapshot hold the namespace's write lock
+ * (Memory.exportNamespace does).
  */
-export async function exportNamespace(memory: Memory, namespace: string, now: Date = new Date()): Promise<string[]> {
+export async function exportNamespace(memory: { store: MemoryStore; embedder: Embedder }, namespace: string, now: Date = new Date()): Promise<string[]> {
   const stats = await memory.store.stats(namespace);
-  if (stats.embedder !== null && (stats.embedder !== memory.embedder.id || stats.dimensions !== memory.embedder.dimensions)) {
-    throw new RamemError("EMBEDDER_MISMATCH", `the store holds vectors of ${stats.embedder}, this process embeds with ${memory.embedder.id}`, {
-      hint: "open the store with the embedder it was built with",
-    });
-  }
+  const embedder = stats.embedder ?? memory.embedder.id;
+  const dimensions = stats.dimensions ?? memory.embedder.dimensions;
+  const sameEmbedder = embedder === memory.embedder.id && dimensions === memory.embedder.dimensions;
   const sessions = await memory.store.listSessions(namespace);
   const body: string[] = [];
   let units = 0;
@@ -29,22 +30,22 @@ export async function exportNamespace(memory: Memory, namespace: string, now: Da
     };
     body.push(JSON.stringify(line));
     const sessionUnits = await memory.store.listUnits(namespace, { sessionId: s.id });
-    const vectors = await embedAll(memory.embedder, sessionUnits.map((u) => u.content));
-    sessionUnits.forEach((unit, i) => {
-      const u: UnitLine = { type: "unit", unit, embedding: encodeEmbedding(vectors[i]!) };
+    const vectors = await memory.store.getUnitEmbeddings(namespace, sessionUnits.map((u) => u.id));
+    const missing = sessionUnits.filter((u) => !vectors.has(u.id));
+    if (missing.length > 0) {
+      if (!sameEmbedder) {
+        throw new RamemError("EMBEDDER_MISMATCH", `unit ${missing[0]!.id} has no stored vector, and the store holds vectors of ${embedder} while this process embeds with ${memory.embedder.id}`, {
+          hint: "open the store with the embedder it was built with, so the missing vectors can be computed again",
+        });
+      }
+      (await embedAll(memory.embedder, missing.map((u) => u.content))).forEach((v, i) => vectors.set(missing[i]!.id, v));
+    }
+    for (const unit of sessionUnits) {
+      const u: UnitLine = { type: "unit", unit, embedding: encodeEmbedding(vectors.get(unit.id)!) };
       body.push(JSON.stringify(u));
-    });
+    }
     units += sessionUnits.length;
   }
-  const header: ExportHeader = {
-    format: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    namespace,
-    embedder: memory.embedder.id,
-    dimensions: memory.embedder.dimensions,
-    sessions: sessions.length,
-    units,
-    exportedAt: now.toISOString(),
-  };
+  const header: ExportHeader = { format: EXPORT_FORMAT, version: EXPORT_VERSION, namespace, embedder, dimensions, sessions: sessions.length, units, exportedAt: now.toISOString() };
   return [JSON.stringify(header), ...body];
 }

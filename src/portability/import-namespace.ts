@@ -1,4 +1,5 @@
-import type { Memory } from "../memory.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { MemoryStore } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
 import { NamespaceName } from "../model/conversation.js";
 import { parseExport } from "./parse-export.js";
@@ -16,7 +17,7 @@ export interface ImportReport {
  * merge), and the store's embedder must be the one that made the vectors. If
  * a write still fails, the sessions already written are removed again.
  */
-export async function importNamespace(memory: Memory, text: string, options: { namespace?: string; source?: string } = {}): Promise<ImportReport> {
+export async function importNamespace(memory: { store: MemoryStore; embedder: Embedder }, text: string, options: { namespace?: string; source?: string } = {}): Promise<ImportReport> {
   const parsed = parseExport(text, options.source);
   const { header } = parsed;
   const namespace = options.namespace ?? header.namespace;

@@ -116,6 +116,24 @@ describe("startServer", () => {
     });
   });
 
+  it("mounts MCP at /mcp by default (its own 401 problem), and mcp: false leaves it out", async () => {
+    await withStore(async ({ memory, keys }) => {
+      await createApiKey(keys, { name: "bot", role: "write", namespaces: ["a"] });
+      const on = await startServer({ memory, keys, port: 0, warn: () => {} });
+      const off = await startServer({ memory, keys, port: 0, warn: () => {}, mcp: false });
+      try {
+        const post = (url: string) => fetch(`${url}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+        const mounted = await post(on.url);
+        assert.equal(mounted.status, 401);
+        assert.match(mounted.headers.get("www-authenticate") ?? "", /^Bearer/, "the MCP app's own 401, not REST's");
+        assert.equal((await post(off.url)).status, 404);
+      } finally {
+        await on.close();
+        await off.close();
+      }
+    });
+  });
+
   it("a port in use is a clear error", async () => {
     await withStore(async ({ memory, keys }) => {
       const first = await startServer({ memory, keys, port: 0, warn: () => {} });

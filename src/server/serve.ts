@@ -2,24 +2,26 @@ import { Hono } from "hono";
 import { createAdaptorServer } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { Memory } from "../memory.js";
-import { createCachingEmbedder } from "./caching-embedder.js";
+import type { Memory } from "../memory.js";
 import type { ApiKeyStore } from "../store/api-key-contract.js";
 import { RamemError } from "../model/errors.js";
 import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
-import { KeyedLock } from "./keyed-lock.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
+import { createMcpHttpApp } from "./mcp/create-mcp-http-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 8787;
 
-/** What a sub-app mounted next to the REST API (the MCP HTTP transport at /mcp) gets to share. */
+/**
+ * What a sub-app mounted next to the REST API (the MCP HTTP transport at /mcp)
+ * gets to share: the same Memory (so the same per-namespace write lock) and
+ * the same key check.
+ */
 export interface SubAppDeps {
   memory: Memory;
   authenticate: Authenticate;
-  writeLock: KeyedLock;
 }
 
 export interface StartServerOptions {
@@ -30,14 +32,19 @@ export interface StartServerOptions {
   port?: number;
   maxBodyBytes?: number;
   maxImportBytes?: number;
-  /** Vectors remembered by text (see caching-embedder.ts); 0 turns the cache off. Default 20,000. */
-  embeddingCacheEntries?: number;
   /**
    * Extra apps mounted before the REST routes, keyed by path, e.g.
    * `{ "/mcp": (deps) => createMcpHttpApp({ memory: deps.memory, authenticate: deps.authenticate }) }`.
-   * They share the server's authentication and per-namespace write lock.
+   * They share the server's authentication and Memory (whose methods hold the per-namespace write lock).
+   * They get the raw request: no REST middleware reads the body first.
    */
   subApps?: Record<string, (deps: SubAppDeps) => Hono<any, any, any>>;
+  /**
+   * MCP over streamable HTTP at /mcp, with the same keys and Memory as the REST
+   * API (default on; false leaves it out). `allowedOrigins`: browser origins
+   * accepted besides loopback ones. A `subApps["/mcp"]` replaces it.
+   */
+  mcp?: boolean | { allowedOrigins?: readonly string[] };
   /** Where the open-mode warning goes (default stderr). */
   warn?: (message: string) => void;
 }
@@ -75,12 +82,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     );
   }
   const authenticate = createAuthenticator({ keys: options.keys, allowOpenWhenNoKeys: loopback });
-  const memory = withEmbeddingCache(options.memory, options.embeddingCacheEntries ?? 20_000);
-  const writeLock = new KeyedLock();
+  const memory = options.memory;
   const rest = createRestApp({
     memory,
     authenticate,
-    writeLock,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
   });
@@ -88,9 +93,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   app.notFound(routeNotFound);
   app.onError(problemForError);
   // Sub-apps first, so the REST app's not-found handler does not answer for them.
-  // The MCP streamable-HTTP app is mounted here at "/mcp" (see StartServerOptions.subApps).
+  // `ramem serve` mounts the MCP streamable-HTTP app here at "/mcp" (see StartServerOptions.subApps).
   for (const [path, make] of Object.entries(options.subApps ?? {})) {
-    app.route(path, make({ memory, authenticate, writeLock }));
+    app.route(path, make({ memory, authenticate }));
+  }
+  if (options.mcp !== false && !(options.subApps && "/mcp" in options.subApps)) {
+    const allowedOrigins = typeof options.mcp === "object" ? options.mcp.allowedOrigins : undefined;
+    // The REST app's middleware (auth, body limits) is bound to /v1/*, so nothing reads the body before the
+    // MCP transport does; the transport caps a message at 4 MiB itself, and a tool's own checks refuse a turn over 64,000 characters.
+    app.route("/mcp", createMcpHttpApp({ memory, authenticate, ...(allowedOrigins ? { allowedOrigins } : {}) }));
   }
   app.route("/", rest);
 
@@ -123,19 +134,3 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
 }
 
-/**
- * The same memory (store, anchorer, model) with a vector cache in front of its
- * embedder: appends and exports re-embed stored units (MemoryStore v1 cannot
- * read vectors back), and the cache makes that a lookup for units this
- * process has seen.
- */
-function withEmbeddingCache(memory: Memory, entries: number): Memory {
-  if (entries <= 0) return memory;
-  return new Memory({
-    store: memory.store,
-    embedder: createCachingEmbedder(memory.embedder, entries),
-    anchorer: memory.anchorer,
-    ...(memory.languageModel ? { languageModel: memory.languageModel } : {}),
-    defaultNamespace: memory.defaultNamespace,
-  });
-}

@@ -1,7 +1,6 @@
 import { Command } from "commander";
 import { writeFile } from "node:fs/promises";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
-import { exportNamespace } from "../../portability/export-namespace.js";
 import { RamemError } from "../../model/errors.js";
 
 export function exportCommand(): Command {
@@ -20,7 +19,7 @@ export function exportCommand(): Command {
             hint: "see the namespaces with `ramem stats`",
           });
         }
-        const text = `${(await exportNamespace(memory, opts.namespace)).join("\n")}\n`;
+        const text = `${(await memory.exportNamespace(opts.namespace)).join("\n")}\n`;
         if (opts.out) {
           await writeFile(opts.out, text);
           process.stderr.write(`exported ${s.sessions} sessions, ${s.units} units of ${opts.namespace} to ${opts.out}\n`);

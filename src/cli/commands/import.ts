@@ -1,7 +1,6 @@
 import { Command } from "commander";
 import { readFile } from "node:fs/promises";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
-import { importNamespace } from "../../portability/import-namespace.js";
 import { RamemError } from "../../model/errors.js";
 import type { EmbedderName } from "../../open-memory.js";
 
@@ -37,7 +36,7 @@ export function importCommand(): Command {
       const embedder = opts.embedder ?? embedderOfExport(text);
       const memory = await openFromOptions({ db: opts.db, ...(embedder ? { embedder } : {}) });
       try {
-        const report = await importNamespace(memory, text, { source: file, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+        const report = await memory.importNamespace(text, { source: file, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
         process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `imported ${report.sessions} sessions, ${report.units} units into ${report.namespace}\n`);
       } finally {
         await memory.close();

@@ -23,7 +23,7 @@ export function serveCommand(): Command {
   return addStoreOptions(
     new Command("serve")
       .description(
-        "Serve the REST API (OpenAPI document at /openapi.json). Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
+        "Serve the REST API (OpenAPI document at /openapi.json) and MCP over streamable HTTP at /mcp. Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
           "With no keys it runs open on loopback only, and refuses any other host.",
       )
       .option("--host <host>", "interface to listen on", DEFAULT_HOST)
@@ -50,8 +50,6 @@ export function serveCommand(): Command {
           port: opts.port,
           maxBodyBytes: opts.maxBody,
           maxImportBytes: opts.maxImport,
-          // MCP over streamable HTTP mounts here, sharing auth and the write lock:
-          // subApps: { "/mcp": ({ memory, authenticate }) => createMcpHttpApp({ memory, authenticate }) },
         });
       } catch (err) {
         await keys.close();
@@ -59,7 +57,7 @@ export function serveCommand(): Command {
         throw err;
       }
       const line = { url: server.url, store: memory.store.location, embedder: memory.embedder.id, open: server.open };
-      process.stdout.write(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json)\n`);
+      process.stdout.write(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json; MCP: ${server.url}/mcp)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once("SIGINT", stop);

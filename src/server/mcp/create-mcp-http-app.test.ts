@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
-import type { Memory } from "../../memory.js";
+import { Memory } from "../../memory.js";
 import { RamemError } from "../../model/errors.js";
 import type { Principal } from "../auth/principal.js";
 import { createMcpHttpApp, type Authenticate } from "./create-mcp-http-app.js";
@@ -185,7 +185,10 @@ describe("MCP over streamable HTTP", () => {
   });
 
   it("8 concurrent writers: appends to one session and new sessions all land, none lost or duplicated", async () => {
-    await withMemory(async (memory) => {
+    await withMemory(async (stored) => {
+      // An embedder that yields (as WASM or HTTP ones do) between reading a session and writing it back: where a missing lock shows.
+      const slow = { ...stored.embedder, embed: async (texts: readonly string[]) => (await new Promise((r) => setTimeout(r, 3)), stored.embedder.embed(texts)) };
+      const memory = new Memory({ store: stored.store, embedder: slow });
       const http = await startServer(memory);
       try {
         const a = await clientFor(http.url, "secret-a");

@@ -2,11 +2,12 @@ import { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Memory } from "../../memory.js";
 import type { Principal } from "../auth/principal.js";
+import type { Authenticate } from "../auth/authenticate.js";
 import { RamemError } from "../../model/errors.js";
 import { createMcpServer } from "./create-mcp-server.js";
 
-/** Returns the caller, or throws a RamemError with code UNAUTHORIZED (no or unknown key) or FORBIDDEN. */
-export type Authenticate = (request: Request) => Promise<Principal>;
+/** Returns the caller, or throws a RamemError with code UNAUTHORIZED (no or unknown key) or FORBIDDEN: the server's own authenticator. */
+export type { Authenticate };
 
 export interface McpHttpAppOptions {
   memory: Memory;

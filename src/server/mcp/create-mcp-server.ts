@@ -163,7 +163,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       guarded(args.namespace, args.what === "namespace" ? "admin" : "write", async () => {
         const { namespace, what } = args;
         let deleted: number;
-        if (what === "namespace") deleted = await memory.store.deleteNamespace(namespace);
+        if (what === "namespace") deleted = await memory.forgetNamespace(namespace);
         else {
           if (!args.id) {
             throw new RamemError("BAD_INPUT", `forget ${what} needs the ${what} id`, {
@@ -171,7 +171,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
               hint: what === "unit" ? "pass the unitId that recall returned" : "pass the sessionId that remember returned",
             });
           }
-          deleted = what === "unit" ? Number(await memory.store.deleteUnit(namespace, args.id)) : await memory.store.deleteSession(namespace, args.id);
+          // A unit goes with its words in its neighbours' cues (forgetUnit); both hold the namespace's write lock.
+          deleted = what === "unit" ? Number(await memory.forgetUnit(args.id, { namespace })) : await memory.forgetSession(args.id, { namespace });
           if (deleted === 0) {
             throw new RamemError("NOT_FOUND", `no ${what} ${JSON.stringify(args.id)} in namespace ${JSON.stringify(namespace)}`, {
               hint: what === "unit" ? "use a unitId from a recall in this namespace" : "use a sessionId from remember (or recall's session.id) in this namespace",

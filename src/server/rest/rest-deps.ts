@@ -3,16 +3,14 @@ import type { Memory } from "../../memory.js";
 import { RamemError } from "../../model/errors.js";
 import type { Authenticate } from "../auth/authenticate.js";
 import type { AuthEnv } from "../auth/middleware.js";
-import type { KeyedLock } from "../keyed-lock.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
 export const DEFAULT_MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 
 export interface RestDeps {
+  /** Every write goes through its methods, which hold the Memory's per-namespace write lock. */
   memory: Memory;
   authenticate: Authenticate;
-  /** Serialises writes per namespace; share it with any other face that writes (MCP). */
-  writeLock: KeyedLock;
   /** Request body limit of every route but import. Default 512 KiB. */
   maxBodyBytes?: number;
   /** Body limit of POST .../import (a whole namespace). Default 64 MiB. */

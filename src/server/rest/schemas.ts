@@ -49,7 +49,7 @@ export type SessionInput = z.infer<typeof SessionInput>;
 export const AppendInput = z
   .strictObject({
     turns: z.array(TurnInput).min(1, "append at least one turn").max(1000),
-    startTime: Iso.optional().meta({ description: "Only used when the session does not exist yet. Default: the first turn's time, else now." }),
+    startTime: Iso.optional().meta({ description: "When the session started: dates a new session (default: its earliest turn time, else now); an earlier time widens a stored session's span." }),
     participants: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
   })
   .meta({ id: "AppendInput" });

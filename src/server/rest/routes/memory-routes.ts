@@ -2,7 +2,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { RamemError } from "../../../model/errors.js";
 import { MemoryUnit } from "../../../model/memory-unit.js";
 import { authorize } from "../../auth/middleware.js";
-import { forgetUnit } from "../../operations/forget-unit.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { Deleted, ListQuery, MemoryList, NamespaceParam, UnitParams } from "../schemas.js";
@@ -35,7 +34,7 @@ const deleteMemory = createRoute({
 });
 
 export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
-  const { memory, writeLock } = deps;
+  const { memory } = deps;
 
   app.openapi(listMemories, async (c) => {
     const { ns } = c.req.valid("param");
@@ -69,7 +68,7 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
   app.openapi(deleteMemory, async (c) => {
     const { ns, unitId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
-    const ok = await writeLock.run(ns, () => forgetUnit(memory, ns, unitId));
+    const ok = await memory.forgetUnit(unitId, { namespace: ns });
     if (!ok) throw unitNotFound(ns, unitId);
     return c.json({ deleted: 1 }, 200);
   });

@@ -35,7 +35,7 @@ const deleteNamespace = createRoute({
 });
 
 export function registerNamespaceRoutes(app: RestApp, deps: RestDeps): void {
-  const { memory, writeLock } = deps;
+  const { memory } = deps;
 
   app.openapi(listNamespaces, async (c) => {
     const principal = c.get("principal");
@@ -57,10 +57,8 @@ export function registerNamespaceRoutes(app: RestApp, deps: RestDeps): void {
   app.openapi(deleteNamespace, async (c) => {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "admin");
-    const deleted = await writeLock.run(ns, async () => {
-      await requireKnownNamespace(memory, ns);
-      return memory.store.deleteNamespace(ns);
-    });
+    await requireKnownNamespace(memory, ns);
+    const deleted = await memory.forgetNamespace(ns);
     return c.json({ deleted }, 200);
   });
 }

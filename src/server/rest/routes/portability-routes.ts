@@ -1,8 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { authorize } from "../../auth/middleware.js";
-import { exportNamespace } from "../../../portability/export-namespace.js";
-import { importNamespace } from "../../../portability/import-namespace.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { ImportResult, NamespaceParam } from "../schemas.js";
@@ -29,16 +27,14 @@ const importRoute = createRoute({
 });
 
 export function registerPortabilityRoutes(app: RestApp, deps: RestDeps): void {
-  const { memory, writeLock } = deps;
+  const { memory } = deps;
 
   app.openapi(exportRoute, async (c) => {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "read");
-    // Under the write lock: an export is one consistent snapshot, not half of a concurrent append.
-    const lines = await writeLock.run(ns, async () => {
-      await requireKnownNamespace(memory, ns);
-      return exportNamespace(memory, ns);
-    });
+    await requireKnownNamespace(memory, ns);
+    // Memory takes the namespace's write lock: one consistent snapshot, not half of a concurrent append.
+    const lines = await memory.exportNamespace(ns);
     // zod-openapi types only JSON bodies; a JSONL body is a plain Response.
     return new Response(`${lines.join("\n")}\n`, {
       status: 200,
@@ -50,7 +46,7 @@ export function registerPortabilityRoutes(app: RestApp, deps: RestDeps): void {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
     const text = await c.req.text();
-    const report = await writeLock.run(ns, () => importNamespace(memory, text, { namespace: ns, source: "body" }));
+    const report = await memory.importNamespace(text, { namespace: ns, source: "body" });
     return c.json(report, 200);
   });
 }

@@ -2,7 +2,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { RamemError } from "../../../model/errors.js";
 import { authorize } from "../../auth/middleware.js";
-import { appendTurns } from "../../operations/append-turns.js";
 import { checkSession, isoNormalize, toTurns } from "../../operations/build-session.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
@@ -65,7 +64,7 @@ const deleteSession = createRoute({
 });
 
 export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
-  const { memory, writeLock } = deps;
+  const { memory } = deps;
 
   app.openapi(putSession, async (c) => {
     const { ns, sessionId } = c.req.valid("param");
@@ -88,11 +87,9 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
       },
       turns,
     });
-    const result = await writeLock.run(ns, async () => {
-      const existed = (await memory.store.getSession(ns, sessionId)) !== null;
-      const report = await memory.ingest([session]);
-      return { existed, report };
-    });
+    // Asked outside the write lock: "created" may be stale under a concurrent write of this very session; the write itself is not.
+    const existed = (await memory.store.getSession(ns, sessionId)) !== null;
+    const result = { existed, report: await memory.ingest([session]) };
     return c.json(
       {
         namespace: ns,
@@ -112,7 +109,13 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
     const { ns, sessionId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
     const body = c.req.valid("json");
-    const report = await writeLock.run(ns, () => appendTurns(memory, ns, sessionId, body));
+    const report = await memory.appendTurns({
+      namespace: ns,
+      sessionId,
+      turns: body.turns,
+      ...(body.startTime !== undefined ? { startTime: body.startTime } : {}),
+      ...(body.participants !== undefined ? { participants: body.participants } : {}),
+    });
     return c.json(
       {
         namespace: ns,
@@ -148,10 +151,8 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
   app.openapi(deleteSession, async (c) => {
     const { ns, sessionId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
-    const deleted = await writeLock.run(ns, async () => {
-      if (!(await memory.store.getSession(ns, sessionId))) throw sessionNotFound(ns, sessionId);
-      return memory.store.deleteSession(ns, sessionId);
-    });
+    if (!(await memory.store.getSession(ns, sessionId))) throw sessionNotFound(ns, sessionId);
+    const deleted = await memory.forgetSession(sessionId, { namespace: ns });
     return c.json({ deleted }, 200);
   });
 }

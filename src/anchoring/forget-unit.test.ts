@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openMemory } from "../../open-memory.js";
-import type { Memory } from "../../memory.js";
+import { openMemory } from "../open-memory.js";
+import type { Memory } from "../memory.js";
 import { forgetUnit } from "./forget-unit.js";
 
 describe("forgetUnit", () => {

@@ -30,4 +30,16 @@ describe("KeyedLock", () => {
     await assert.rejects(failed, /boom/);
     assert.equal(await next, "ok");
   });
+
+  it("runAll waits for every key's earlier work and blocks each key until it is done", async () => {
+    const lock = new KeyedLock();
+    const log: string[] = [];
+    const a = lock.run("a", async () => (await sleep(10), log.push("a done")));
+    const b = lock.run("b", async () => (await sleep(5), log.push("b done")));
+    const both = lock.runAll(["b", "a", "b"], async () => log.push("both"));
+    const later = lock.run("a", async () => log.push("a later"));
+    await Promise.all([a, b, both, later]);
+    assert.deepEqual(log, ["b done", "a done", "both", "a later"]);
+    assert.equal(lock.busyKeys, 0);
+  });
 });

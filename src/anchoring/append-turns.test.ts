@@ -1,0 +1,96 @@
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openMemory } from "../open-memory.js";
+import type { Memory } from "../memory.js";
+import { RamemError } from "../model/errors.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { MemoryStore } from "../store/contract.js";
+import { appendTurns } from "./append-turns.js";
+
+describe("appendTurns", () => {
+  let dir: string;
+  let memory: Memory;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "ramem-append-"));
+    memory = await openMemory({ db: join(dir, "a.db"), embedder: "hash", languageModel: null, env: {} });
+  });
+  after(async () => {
+    await memory.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("creates a missing session from the first turns, dated by startTime, else the first turn's time, else now", async () => {
+    const r = await appendTurns(memory, { namespace: "ns", sessionId: "a", turns: [{ speaker: "Ann", text: "First words." }], startTime: "2023-01-01T10:00:00Z" });
+    assert.deepEqual([r.created, r.turnIds, r.unitsWritten], [true, ["a:1"], 1]);
+    assert.equal((await memory.store.getSession("ns", "a"))?.startTime, "2023-01-01T10:00:00.000Z");
+    await appendTurns(memory, { namespace: "ns", sessionId: "b", turns: [{ speaker: "Ann", text: "Timed.", time: "2023-02-02T08:00:00Z" }] });
+    assert.equal((await memory.store.getSession("ns", "b"))?.startTime, "2023-02-02T08:00:00.000Z");
+    await appendTurns(memory, { namespace: "ns", sessionId: "c", turns: [{ speaker: "Ann", text: "Now." }] }, { now: new Date("2024-03-03T00:00:00Z") });
+    assert.equal((await memory.store.getSession("ns", "c"))?.startTime, "2024-03-03T00:00:00.000Z");
+  });
+
+  it("appends: keeps the old units as they were, anchors the new turns, ids continue, the span widens", async () => {
+    const before = await memory.list({ namespace: "ns", sessionId: "a" });
+    const r = await appendTurns(memory, {
+      namespace: "ns",
+      sessionId: "a",
+      turns: [
+        { speaker: "Bob", text: "I met Ann at the harbour yesterday.", time: "2023-01-03T09:00:00Z" },
+        { id: "custom", speaker: "Ann", text: "And we ate sardines." },
+      ],
+    });
+    assert.deepEqual([r.created, r.turnIds, r.unitsWritten], [false, ["a:2", "custom"], 2]);
+    const after = await memory.list({ namespace: "ns", sessionId: "a" });
+    assert.equal(after.length, 3);
+    assert.deepEqual(after[0], { ...before[0]!, context: { ...before[0]!.context, session: { sessionId: "a", start: "2023-01-01T10:00:00.000Z", end: "2023-01-03T09:00:00.000Z" } } });
+    assert.match(after[1]!.content, /harbour yesterday \(2 January 2023\)/);
+    const session = await memory.store.getSession("ns", "a");
+    assert.deepEqual([session?.endTime, session?.unitCount, session?.participants], ["2023-01-03T09:00:00.000Z", 3, ["Ann", "Bob"]]);
+    const next = await appendTurns(memory, { namespace: "ns", sessionId: "a", turns: [{ speaker: "Bob", text: "Numbering goes on." }] });
+    // Default ids are positions, as in the native format: this is the session's 4th turn.
+    assert.deepEqual(next.turnIds, ["a:4"]);
+    const hits = await memory.recall("sardines", { namespace: "ns", k: 1 });
+    assert.equal(hits.hits[0]?.unit.provenance.turnIds[0], "custom");
+  });
+
+  it("refuses a turn id the session already has, and an empty turn, changing nothing", async () => {
+    const before = await memory.list({ namespace: "ns", sessionId: "a" });
+    await assert.rejects(appendTurns(memory, { namespace: "ns", sessionId: "a", turns: [{ id: "custom", speaker: "A", text: "again" }] }), (e) => e instanceof RamemError && e.code === "DUPLICATE_TURN");
+    await assert.rejects(appendTurns(memory, { namespace: "ns", sessionId: "a", turns: [{ speaker: "A", text: "ok" }, { speaker: "B", text: "  " }] }), (e) => e instanceof RamemError && e.code === "BAD_INPUT" && /turn is empty/.test(e.message) && /turns\[1\] › text/.test(e.where ?? ""));
+    assert.deepEqual(await memory.list({ namespace: "ns", sessionId: "a" }), before);
+  });
+
+  it("embeds only the new turns: stored units keep their stored vectors; a unit whose vector is missing is embedded from its content", async () => {
+    const embedded: string[] = [];
+    const embedder: Embedder = { ...memory.embedder, embed: (texts) => (embedded.push(...texts), memory.embedder.embed(texts)) };
+    const stored = await memory.list({ namespace: "ns", sessionId: "a" });
+    const lost = stored[1]!.id;
+    // A store that lost one vector (say, a partial migration): the rest come back as stored.
+    const store = new Proxy(memory.store, {
+      get(target, key) {
+        if (key === "getUnitEmbeddings") {
+          return async (ns: string, ids: readonly string[]) => {
+            const found = await target.getUnitEmbeddings(ns, ids);
+            found.delete(lost);
+            return found;
+          };
+        }
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }) satisfies MemoryStore;
+    const before = await memory.store.getUnitEmbeddings("ns", stored.map((u) => u.id));
+    const r = await appendTurns({ store, embedder, anchorer: memory.anchorer }, { namespace: "ns", sessionId: "a", turns: [{ speaker: "Ann", text: "A kingfisher flew past." }] });
+    assert.equal(r.reembedded, 1);
+    const [added] = await memory.store.getUnits("ns", r.unitIds);
+    assert.match(added!.content, /A kingfisher flew past/);
+    assert.deepEqual(embedded.sort(), [stored[1]!.content, added!.content].sort());
+    const after = await memory.store.getUnitEmbeddings("ns", stored.map((u) => u.id));
+    for (const u of stored) assert.deepEqual(after.get(u.id), before.get(u.id), `vector of ${u.id}`);
+    const [vector] = await memory.embedder.embed([added!.content]);
+    assert.equal((await memory.store.searchDense("ns", vector!, 1))[0]?.id, r.unitIds[0]);
+  });
+});

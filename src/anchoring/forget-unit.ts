@@ -1,0 +1,34 @@
+import type { IngestDeps } from "./ingest-sessions.js";
+import { embedAll } from "./ingest-sessions.js";
+
+/**
+ * Deletes one unit so that its words are gone too. Anchoring cues each unit
+ * with the previous turn, so the unit's neighbours in its session carry words
+ * of its turn in their `cue`: deleting the unit alone would leave its text
+ * searchable and exported through them. The neighbours' cues are cleared and
+ * the session is written back in one transaction, every kept unit with its
+ * stored vector (cues are not embedded); without such a cue the unit is just
+ * deleted. Reads then writes the session: callers serialise per namespace
+ * (Memory does).
+ *
+ * Returns false when the namespace has no such unit.
+ */
+export async function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string): Promise<boolean> {
+  const { store } = deps;
+  const [unit] = await store.getUnits(namespace, [unitId]);
+  if (!unit) return false;
+  const sessionId = unit.provenance.sessionId;
+  const units = await store.listUnits(namespace, { sessionId });
+  const at = units.findIndex((u) => u.id === unitId);
+  const neighbours = new Set([units[at - 1]?.id, units[at + 1]?.id].filter((id): id is string => id !== undefined));
+  const session = await store.getSession(namespace, sessionId);
+  if (!session || !units.some((u) => neighbours.has(u.id) && u.cue !== "")) return store.deleteUnit(namespace, unitId);
+  const kept = units.filter((u) => u.id !== unitId).map((u) => (neighbours.has(u.id) ? { ...u, cue: "" } : u));
+  const vectors = await store.getUnitEmbeddings(namespace, kept.map((u) => u.id));
+  const missing = kept.filter((u) => !vectors.has(u.id));
+  // A store that lost a vector gets it back the way ingest made it: from the content.
+  (await embedAll(deps.embedder, missing.map((u) => u.content))).forEach((v, i) => vectors.set(missing[i]!.id, v));
+  const { contentHash, unitCount: _n, ...plain } = session;
+  await store.replaceSession(plain, contentHash, kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })));
+  return true;
+}
