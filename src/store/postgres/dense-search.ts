@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { toSql } from "pgvector/pg";
 import type { ScoredUnitId } from "../contract.js";
+import { inTransaction } from "./in-transaction.js";
 
 /** How a dense search was answered; reported to `onDenseSearch` (tests, benches). */
 export type DensePath = "exact" | "hnsw" | "hnsw-then-exact";
@@ -88,10 +89,7 @@ export async function searchDenseComplete(
   };
   if (!opts.hasIndex || namespaceUnits <= opts.exactMaxUnits) return exact("exact");
 
-  const client = await pool.connect();
-  let rows: { id: string; dist: number }[];
-  try {
-    await client.query("BEGIN");
+  const rows = await inTransaction(pool, async (client) => {
     // SET LOCAL: the settings end with the transaction, so pooled clients stay clean.
     await client.query(
       "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)",
@@ -100,14 +98,8 @@ export async function searchDenseComplete(
     if (opts.forceIndex) {
       await client.query("SELECT set_config(n, 'off', true) FROM unnest(ARRAY['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) AS n");
     }
-    rows = (await client.query<{ id: string; dist: number }>({ name: "ramem_dense_hnsw", text: HNSW_SQL, values: [namespace, literal, k] })).rows;
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+    return (await client.query<{ id: string; dist: number }>({ name: "ramem_dense_hnsw", text: HNSW_SQL, values: [namespace, literal, k] })).rows;
+  });
   if (rows.length < want) return exact("hnsw-then-exact");
   opts.onSearch?.({ path: "hnsw", namespaceUnits, rows: rows.length });
   return toHits(rows);

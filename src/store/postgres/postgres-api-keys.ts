@@ -1,7 +1,10 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
-import { ROLES, type ApiKeyRecord, type ApiKeyStore, type Role } from "../api-key-contract.js";
+import { ROLES, type ApiKeyRecord, type ApiKeyStore } from "../api-key-contract.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
+import { inTransaction } from "./in-transaction.js";
+import { MIGRATION_LOCK } from "./schema.js";
+import { apiKeyFromRow, type ApiKeyRow } from "../api-key-row.js";
 
 /**
  * The API keys live in the same schema as the memory store (one `--store`
@@ -34,29 +37,11 @@ export interface PostgresApiKeyStoreOptions {
   connectTimeoutMs?: number;
 }
 
-interface KeyRow {
-  id: string;
-  name: string;
-  secret_hash: string;
-  role: string;
-  namespaces: string[];
-  created_at: string;
-  revoked_at: string | null;
-}
+type KeyRow = ApiKeyRow<string[]>;
 
 const COLUMNS = "id, name, secret_hash, role, namespaces, created_at, revoked_at";
 
-function toRecord(r: KeyRow): ApiKeyRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    secretHash: r.secret_hash,
-    role: r.role as Role,
-    namespaces: r.namespaces,
-    createdAt: r.created_at,
-    revokedAt: r.revoked_at,
-  };
-}
+const toRecord = (r: KeyRow): ApiKeyRecord => apiKeyFromRow(r, (ns) => ns);
 
 /** Opens (creating if needed) the ApiKeyStore v1 in a PostgreSQL schema. */
 export async function openPostgresApiKeyStore(url: string, options: PostgresApiKeyStoreOptions = {}): Promise<ApiKeyStore> {
@@ -78,11 +63,9 @@ export async function openPostgresApiKeyStore(url: string, options: PostgresApiK
 }
 
 async function migrate(pool: pg.Pool, schema: string, where: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     // The same lock as the memory store's migrations: both may create the schema.
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('ramem:migrate'))");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [MIGRATION_LOCK]);
     await client.query("SET LOCAL client_min_messages = warning");
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".api_key_schema (version integer NOT NULL)`);
@@ -99,13 +82,7 @@ async function migrate(pool: pg.Pool, schema: string, where: string): Promise<vo
       await client.query(`DELETE FROM "${schema}".api_key_schema`);
       await client.query(`INSERT INTO "${schema}".api_key_schema (version) VALUES ($1)`, [API_KEY_SCHEMA_VERSION]);
     }
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 class PostgresApiKeyStore implements ApiKeyStore {

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { inTransaction } from "./in-transaction.js";
 import { toSql } from "pgvector/pg";
 import type { z } from "zod";
 import { Session } from "../../model/conversation.js";
@@ -10,6 +11,7 @@ import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
+import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -55,10 +57,7 @@ interface SessionRow {
   unit_count: number;
 }
 
-interface Binding {
-  embedder: string;
-  dimensions: number;
-}
+type Binding = EmbedderBinding;
 
 /**
  * Opens (creating and migrating if needed) a MemoryStore in PostgreSQL with
@@ -153,56 +152,25 @@ class PostgresStore implements MemoryStore {
   /** Runs `fn` in one transaction on one client; any failure rolls it all back. */
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     this.assertOpen();
-    let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      return await inTransaction(this.pool, fn);
     } catch (err) {
       throw this.driverError(err);
-    }
-    let broken = false;
-    try {
-      await client.query("BEGIN");
-      const out = await fn(client);
-      await client.query("COMMIT");
-      return out;
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => {
-        broken = true;
-      });
-      throw this.driverError(err);
-    } finally {
-      // A client whose ROLLBACK failed has lost its connection: drop it rather than pool it.
-      client.release(broken);
     }
   }
 
   /** Read each time rather than cached: another process may have bound the embedder meanwhile. */
   private async binding(db: Pick<pg.Pool, "query"> | pg.PoolClient = this.pool): Promise<Binding | null> {
     const { rows } = await db.query<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('embedder', 'dimensions')");
-    const m = new Map(rows.map((r) => [r.key, r.value]));
-    const embedder = m.get("embedder");
-    const dims = m.get("dimensions");
-    if (embedder === undefined || dims === undefined) return null;
-    return { embedder, dimensions: Number(dims) };
+    return bindingFromMeta(rows);
   }
 
   async bindEmbedder(embedderId: string, dimensions: number): Promise<void> {
     this.assertOpen();
-    if (!embedderId) throw new RamemError("INVALID_EMBEDDER", "embedder id is empty");
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
-      throw new RamemError("INVALID_EMBEDDER", `embedder dimensions must be an integer in 1..8192, got ${dimensions}`);
-    }
-    const check = (b: Binding | null): boolean => {
-      if (!b) return false;
-      if (b.embedder !== embedderId || b.dimensions !== dimensions) {
-        throw new RamemError(
-          "EMBEDDER_MISMATCH",
-          `store holds vectors of embedder ${b.embedder} (${b.dimensions} dims); asked to use ${embedderId} (${dimensions} dims)`,
-          { where: this.location, hint: "use another schema (?schema=...) or database for this embedder, or re-ingest everything into a new store with it" },
-        );
-      }
-      return true;
-    };
+    const check = (b: Binding | null): boolean => checkEmbedderBinding(b, embedderId, dimensions, {
+      location: this.location,
+      hint: "use another schema (?schema=...) or database for this embedder, or re-ingest everything into a new store with it",
+    });
     if (check(await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))))) return;
     await this.tx(async (c) => {
       // Serialises binders of this schema; the second one finds the binding made by the first.

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
+import { inTransaction } from "./in-transaction.js";
 
 export const SCHEMA_VERSION = 3;
 
@@ -110,8 +111,9 @@ export const HNSW_MAX_DIMS = 2000;
 /**
  * One lock for every ramem migration in the database: extensions are
  * database-wide, so two processes migrating two schemas must not race either.
+ * The key store (postgres-api-keys.ts) takes it too: both may create a schema.
  */
-const MIGRATION_LOCK = "ramem:migrate";
+export const MIGRATION_LOCK = "ramem:migrate";
 
 export type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
 
@@ -155,9 +157,7 @@ export async function migrate(pool: pg.Pool, schema: string, where: string): Pro
   const seen = await currentVersion(pool, schema);
   checkNotNewer(seen, where);
   if (seen === SCHEMA_VERSION) return;
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [MIGRATION_LOCK]);
     let version = await currentVersion(client, schema);
     checkNotNewer(version, where);
@@ -180,13 +180,7 @@ export async function migrate(pool: pg.Pool, schema: string, where: string): Pro
         [String(SCHEMA_VERSION)],
       );
     }
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { RamemError } from "../../model/errors.js";
-import { ROLES, type ApiKeyRecord, type ApiKeyStore, type Role } from "../api-key-contract.js";
+import { ROLES, type ApiKeyRecord, type ApiKeyStore } from "../api-key-contract.js";
+import { apiKeyFromRow, type ApiKeyRow } from "../api-key-row.js";
 
 /**
  * The API keys live in the same SQLite file as the memory store, in their own
@@ -23,27 +24,9 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-interface KeyRow {
-  id: string;
-  name: string;
-  secret_hash: string;
-  role: string;
-  namespaces: string;
-  created_at: string;
-  revoked_at: string | null;
-}
+type KeyRow = ApiKeyRow<string>;
 
-function toRecord(r: KeyRow): ApiKeyRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    secretHash: r.secret_hash,
-    role: r.role as Role,
-    namespaces: JSON.parse(r.namespaces) as string[],
-    createdAt: r.created_at,
-    revokedAt: r.revoked_at,
-  };
-}
+const toRecord = (r: KeyRow): ApiKeyRecord => apiKeyFromRow(r, (ns) => JSON.parse(ns) as string[]);
 
 export async function openSqliteApiKeyStore(path: string): Promise<ApiKeyStore> {
   let db: Database.Database;

@@ -6,6 +6,7 @@ import { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
 import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
+import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -26,10 +27,7 @@ interface SessionRow {
   unit_count: number;
 }
 
-interface Binding {
-  embedder: string;
-  dimensions: number;
-}
+type Binding = EmbedderBinding;
 
 export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Promise<MemoryStore> {
   return SqliteStore.open(path, opts);
@@ -132,30 +130,15 @@ class SqliteStore implements MemoryStore {
   /** Read each time rather than cached: another process may have bound the embedder meanwhile. */
   private binding(): Binding | null {
     const rows = this.stmt("SELECT key, value FROM meta WHERE key IN ('embedder', 'dimensions')").all() as { key: string; value: string }[];
-    const m = new Map(rows.map((r) => [r.key, r.value]));
-    const embedder = m.get("embedder");
-    const dims = m.get("dimensions");
-    if (embedder === undefined || dims === undefined) return null;
-    return { embedder, dimensions: Number(dims) };
+    return bindingFromMeta(rows);
   }
 
   async bindEmbedder(embedderId: string, dimensions: number): Promise<void> {
     this.assertOpen();
-    if (!embedderId) throw new RamemError("INVALID_EMBEDDER", "embedder id is empty");
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 8192) {
-      throw new RamemError("INVALID_EMBEDDER", `embedder dimensions must be an integer in 1..8192, got ${dimensions}`);
-    }
-    const check = (b: Binding | null): boolean => {
-      if (!b) return false;
-      if (b.embedder !== embedderId || b.dimensions !== dimensions) {
-        throw new RamemError(
-          "EMBEDDER_MISMATCH",
-          `store holds vectors of embedder ${b.embedder} (${b.dimensions} dims); asked to use ${embedderId} (${dimensions} dims)`,
-          { where: this.location, hint: "use a new --db file for this embedder, or re-ingest everything into a new store with it" },
-        );
-      }
-      return true;
-    };
+    const check = (b: Binding | null): boolean => checkEmbedderBinding(b, embedderId, dimensions, {
+      location: this.location,
+      hint: "use a new --db file for this embedder, or re-ingest everything into a new store with it",
+    });
     if (check(this.binding())) return;
     this.assertWritable();
     this.db
