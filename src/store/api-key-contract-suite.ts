@@ -78,9 +78,11 @@ export function runApiKeyStoreContractSuite(name: string, open: () => Promise<Ap
       });
     });
 
-    it("refuses a key without namespaces", async () => {
+    it("refuses a key without namespaces or with an unknown role (INVALID_KEY), storing nothing", async () => {
       await withStore(async (store) => {
-        await assert.rejects(store.insertKey(key({ namespaces: [] })), RamemError);
+        const invalid = (e: unknown) => e instanceof RamemError && e.code === "INVALID_KEY";
+        await assert.rejects(store.insertKey(key({ namespaces: [] })), invalid);
+        await assert.rejects(store.insertKey(key({ role: "owner" as ApiKeyRecord["role"] })), invalid);
         assert.deepEqual(await store.listKeys(), []);
       });
     });

@@ -1,16 +1,13 @@
 import { it } from "node:test";
 import assert from "node:assert/strict";
 import pg from "pg";
-import { RamemError } from "../../model/errors.js";
-import type { ApiKeyRecord, ApiKeyStore, Role } from "../api-key-contract.js";
+import type { ApiKeyRecord } from "../api-key-contract.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecords, makeSession } from "../testing/make-unit.js";
 import { openPostgresApiKeyStore } from "./postgres-api-keys.js";
 import { runApiKeyStoreContractSuite } from "../api-key-contract-suite.js";
 import { openApiKeyStore } from "../open-api-key-store.js";
 import { openPostgresStore } from "./postgres-store.js";
 import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
-
-const isCode = (code: string) => (e: unknown) => e instanceof RamemError && e.code === code;
 
 let n = 0;
 function key(over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
@@ -46,71 +43,6 @@ describeWithPostgres("postgres ApiKeyStore", (url) => {
       await raw.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await raw.end();
     }
-  });
-
-  async function withStore(fn: (store: ApiKeyStore) => Promise<void>): Promise<void> {
-    const store = await openPostgresApiKeyStore(url, { schema: uniqueSchema("k"), dropSchemaOnClose: true });
-    try {
-      await fn(store);
-    } finally {
-      await store.close();
-    }
-  }
-
-  it("stores a key and finds it by its secret hash, namespaces and role intact", async () => {
-    await withStore(async (store) => {
-      assert.equal(store.specificationVersion, "v1");
-      const k = key({ role: "write", namespaces: ["ns-a", "ns-b"] });
-      await store.insertKey(k);
-      assert.deepEqual(await store.findActiveKey(k.secretHash), k);
-      assert.equal(await store.findActiveKey("f".repeat(64)), null);
-    });
-  });
-
-  it("lists every key oldest first, revoked ones included", async () => {
-    await withStore(async (store) => {
-      const a = key({ createdAt: "2026-01-01T00:00:00.000Z" });
-      const b = key({ createdAt: "2026-01-02T00:00:00.000Z", role: "admin" });
-      const c = key({ createdAt: "2026-01-02T00:00:00.000Z" });
-      await store.insertKey(b);
-      await store.insertKey(a);
-      await store.insertKey(c);
-      assert.equal(await store.revokeKey(a.id, "2026-02-01T00:00:00.000Z"), true);
-      const listed = await store.listKeys();
-      assert.deepEqual(listed.map((k) => k.id), [a.id, b.id, c.id]);
-      assert.equal(listed[0]!.revokedAt, "2026-02-01T00:00:00.000Z");
-      assert.deepEqual(listed[1], b);
-    });
-  });
-
-  it("a revoked key is no longer found; revoking twice or an unknown id returns false", async () => {
-    await withStore(async (store) => {
-      const k = key();
-      await store.insertKey(k);
-      assert.equal(await store.revokeKey(k.id, "2026-02-01T00:00:00.000Z"), true);
-      assert.equal(await store.findActiveKey(k.secretHash), null);
-      assert.equal(await store.revokeKey(k.id, "2026-02-02T00:00:00.000Z"), false);
-      assert.equal(await store.revokeKey("key_nope", "2026-02-02T00:00:00.000Z"), false);
-      assert.equal((await store.listKeys())[0]!.revokedAt, "2026-02-01T00:00:00.000Z");
-    });
-  });
-
-  it("refuses a duplicate id or secret hash with DUPLICATE_KEY and keeps the first", async () => {
-    await withStore(async (store) => {
-      const k = key();
-      await store.insertKey(k);
-      await assert.rejects(store.insertKey({ ...key(), id: k.id }), isCode("DUPLICATE_KEY"));
-      await assert.rejects(store.insertKey({ ...key(), secretHash: k.secretHash }), isCode("DUPLICATE_KEY"));
-      assert.deepEqual(await store.listKeys(), [k]);
-    });
-  });
-
-  it("refuses a key without namespaces or with an unknown role, storing nothing", async () => {
-    await withStore(async (store) => {
-      await assert.rejects(store.insertKey(key({ namespaces: [] })), isCode("INVALID_KEY"));
-      await assert.rejects(store.insertKey(key({ role: "owner" as Role })), isCode("INVALID_KEY"));
-      assert.deepEqual(await store.listKeys(), []);
-    });
   });
 
   it("shares a schema with the memory store: one --store URL holds memory and keys", async () => {
