@@ -2,6 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { RamemError } from "../model/errors.js";
 import type { ApiKeyRecord, ApiKeyStore } from "./api-key-contract.js";
+import { makeApiKey } from "./testing/make-api-key.js";
 
 /**
  * The behaviour every ApiKeyStore dialect must show. `open` returns a fresh,
@@ -16,20 +17,7 @@ export function runApiKeyStoreContractSuite(name: string, open: () => Promise<Ap
       await store.close();
     }
   }
-  let n = 0;
-  const key = (over: Partial<ApiKeyRecord> = {}): ApiKeyRecord => {
-    n++;
-    return {
-      id: `key_${n}`,
-      name: `bot-${n}`,
-      secretHash: `${n}`.padStart(64, "a"),
-      role: "read",
-      namespaces: ["ns-a"],
-      createdAt: `2026-01-01T00:00:${String(n % 60).padStart(2, "0")}.000Z`,
-      revokedAt: null,
-      ...over,
-    };
-  };
+  const key = makeApiKey;
 
   describe(`ApiKeyStore contract: ${name}`, () => {
     it("stores a key and finds it by its secret hash, namespaces and role intact", async () => {

@@ -1,7 +1,7 @@
 import { it } from "node:test";
 import assert from "node:assert/strict";
 import pg from "pg";
-import type { ApiKeyRecord } from "../api-key-contract.js";
+import { makeApiKey } from "../testing/make-api-key.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecords, makeSession } from "../testing/make-unit.js";
 import { openPostgresApiKeyStore } from "./postgres-api-keys.js";
 import { runApiKeyStoreContractSuite } from "../api-key-contract-suite.js";
@@ -9,20 +9,7 @@ import { openApiKeyStore } from "../open-api-key-store.js";
 import { openPostgresStore } from "./postgres-store.js";
 import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
 
-let n = 0;
-function key(over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  n++;
-  return {
-    id: `key_${n}`,
-    name: `bot-${n}`,
-    secretHash: `${n}`.padStart(64, "a"),
-    role: "read",
-    namespaces: ["ns-a"],
-    createdAt: `2026-01-01T00:00:${String(n % 60).padStart(2, "0")}.000Z`,
-    revokedAt: null,
-    ...over,
-  };
-}
+const key = makeApiKey;
 
 describeWithPostgres("postgres ApiKeyStore", (url) => {
   // The behaviour every dialect shares (the SQLite one runs the same suite).

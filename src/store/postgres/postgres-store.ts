@@ -12,6 +12,7 @@ import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
+import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -47,15 +48,7 @@ const DEFAULT_LEXICAL = createBm25Lexical();
 /** Rows per multi-row INSERT: stays far below PostgreSQL's 65,535 parameters. */
 const INSERT_CHUNK = 500;
 
-interface SessionRow {
-  namespace: string;
-  id: string;
-  start_time: string;
-  end_time: string;
-  participants: string[];
-  content_hash: string;
-  unit_count: number;
-}
+type SessionRow = SessionRowOf<string[]>;
 
 type Binding = EmbedderBinding;
 
@@ -67,17 +60,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return PostgresStore.open(url, options);
 }
 
-function toStoredSession(r: SessionRow): StoredSession {
-  return {
-    id: r.id,
-    namespace: r.namespace,
-    startTime: r.start_time,
-    endTime: r.end_time,
-    participants: r.participants,
-    contentHash: r.content_hash,
-    unitCount: r.unit_count,
-  };
-}
+const toStoredSession = (r: SessionRow): StoredSession => storedSessionFromRow(r, (ps) => ps);
 
 function clampLimit(limit: number | undefined, fallback: number): number {
   if (limit === undefined || !Number.isFinite(limit)) return fallback;

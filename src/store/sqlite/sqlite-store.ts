@@ -7,6 +7,7 @@ import { RamemError } from "../../model/errors.js";
 import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
+import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -17,15 +18,7 @@ export interface SqliteStoreOptions {
 /** sqlite-vec refuses a KNN `k` above this. */
 const VEC_MAX_K = 4096;
 
-interface SessionRow {
-  namespace: string;
-  id: string;
-  start_time: string;
-  end_time: string;
-  participants: string;
-  content_hash: string;
-  unit_count: number;
-}
+type SessionRow = SessionRowOf<string>;
 
 type Binding = EmbedderBinding;
 
@@ -33,17 +26,7 @@ export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {
   return SqliteStore.open(path, opts);
 }
 
-function toStoredSession(r: SessionRow): StoredSession {
-  return {
-    id: r.id,
-    namespace: r.namespace,
-    startTime: r.start_time,
-    endTime: r.end_time,
-    participants: JSON.parse(r.participants) as string[],
-    contentHash: r.content_hash,
-    unitCount: r.unit_count,
-  };
-}
+const toStoredSession = (r: SessionRow): StoredSession => storedSessionFromRow(r, (ps) => JSON.parse(ps) as string[]);
 
 /** Each term becomes a quoted FTS5 string, so user words never act as operators (AND, NEAR, column:). */
 export function toFtsQuery(terms: readonly string[]): string | null {
