@@ -18,25 +18,12 @@ import { createRuleAnchorer } from "../anchoring/rule-anchorer.js";
 import { createOpenAICompatibleLanguageModel } from "../providers/openai-compatible/index.js";
 import { startFakeOpenAIServer } from "../testing/fake-openai-server.js";
 import { RamemError } from "../model/errors.js";
-import type { Embedder } from "../providers/embedder.js";
+import { countingEmbedder } from "../providers/testing/counting-embedder.js";
 
 const LOCOMO = fileURLToPath(new URL("./testing/locomo-tiny.json", import.meta.url));
 const LONGMEMEVAL = fileURLToPath(new URL("./testing/longmemeval-tiny.json", import.meta.url));
 const KS = [1, 5, 10];
 
-/** The hash embedder, counting every text it embeds (same id, so the cache key is the same). */
-function countingEmbedder(): Embedder & { texts: number } {
-  const inner = createHashEmbedder();
-  const e = {
-    ...inner,
-    texts: 0,
-    embed(texts: readonly string[]) {
-      e.texts += texts.length;
-      return inner.embed(texts);
-    },
-  };
-  return e;
-}
 
 let dir: string;
 before(() => {

@@ -10,26 +10,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { runLocomoBench, type LocomoBenchResult } from "./locomo/run-locomo.js";
-import { createHashEmbedder } from "../providers/hash-embedder.js";
 import { createRuleAnchorer } from "../anchoring/rule-anchorer.js";
-import type { Embedder } from "../providers/embedder.js";
 import { describeWithPostgres, uniqueSchema } from "../store/postgres/testing/postgres-test-target.js";
+import type { Embedder } from "../providers/embedder.js";
+import { countingEmbedder } from "../providers/testing/counting-embedder.js";
 
 const LOCOMO = fileURLToPath(new URL("./testing/locomo-tiny.json", import.meta.url));
 const KS = [1, 5, 10];
 
-function countingEmbedder(): Embedder & { texts: number } {
-  const inner = createHashEmbedder();
-  const e = {
-    ...inner,
-    texts: 0,
-    embed(texts: readonly string[]) {
-      e.texts += texts.length;
-      return inner.embed(texts);
-    },
-  };
-  return e;
-}
 
 describeWithPostgres("LoCoMo bench with --store postgres://", (url) => {
   const schema = uniqueSchema("bench");
