@@ -49,7 +49,7 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         // stdout is the protocol: anything a dependency prints there would corrupt it.
         console.log = console.info = console.debug = console.error;
         const principal = principalFor(opts);
-        const memory = await openFromOptions({ db: opts.db, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+        const memory = await openFromOptions({ db: opts.db, store: opts.store, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
         const server = createMcpServer({ memory, principal });
         const transport = new StdioServerTransport();
         let closing: Promise<void> | undefined;
