@@ -223,12 +223,13 @@ describe("ramem recall", { concurrency: 2 }, () => {
     assert.doesNotMatch(run.stdout, /#2/);
   });
 
-  test("an unknown namespace gets a helpful message naming the namespaces that exist", async () => {
+  test("an unknown namespace is a user error (exit 2) naming the namespaces that exist", async () => {
     const run = await ramem(["recall", "--db", db, "--embedder", "hash", "--namespace", "no-such-ns", "carrots"]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /no memories matched in namespace "no-such-ns"/);
-    assert.match(run.stdout, /Namespaces in .*: .*chess/);
-    assert.match(run.stdout, /garden-club/);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^error: namespace "no-such-ns" holds no sessions in /);
+    assert.match(run.stderr, /hint: pass one of its namespaces with --namespace: .*chess/);
+    assert.match(run.stderr, /garden-club/);
   });
 
   test("an empty query exits 2 with a clear message", async () => {

@@ -5,6 +5,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import pg from "pg";
 import { describeWithPostgres, uniqueSchema } from "../store/postgres/testing/postgres-test-target.js";
 import { ROOT, runCli as ramem, type CliRun } from "./testing/run-cli.js";
@@ -67,5 +68,34 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
     assert.equal(run.code, 2);
     assert.match(run.stderr, /cannot reach the PostgreSQL server/);
     assert.match(run.stderr, /postgres-test-server\.sh start/);
+  });
+
+  test("ramem mcp --store URL answers every request piped before stdin closes, then exits", async () => {
+    // Closing the pool at end of input used to drop the answers still in flight (and `mcp` once ignored --store).
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "0" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "remember", arguments: { namespace: "pipe", sessionTime: "2023-05-08", turns: [{ speaker: "Ana", text: "I moved to Lisbon." }] } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "recall", arguments: { namespace: "pipe", query: "Where did Ana move?", k: 1 } } },
+    ];
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mcp", "--store", location, "--embedder", "hash"], {
+      cwd: ROOT,
+      env: { ...process.env, RAMEM_DB: "", RAMEM_STORE: "", RAMEM_LLM_MODEL: "", RAMEM_EMBEDDINGS_MODEL: "" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, new RegExp(`serving postgres://.*\\(schema ${schema}\\) over stdio`));
+    // Requests run concurrently, so answers may come in any order.
+    const replies = new Map(stdout.trim().split("\n").map((l) => JSON.parse(l)).map((r) => [r.id, r]));
+    assert.deepEqual([...replies.keys()].sort(), [1, 2, 3], stdout);
+    assert.equal(replies.get(2).result.isError, undefined, JSON.stringify(replies.get(2)));
+    assert.equal(replies.get(3).result.isError, undefined, JSON.stringify(replies.get(3)));
+    assert.equal(json(await ramem(["stats", "--store", location, "--namespace", "pipe", "--json"])).units, 1);
   });
 });

@@ -62,6 +62,9 @@ export async function runAction(json: boolean | undefined, body: () => Promise<v
 
 export function parseIsoOption(name: string, value: string): string {
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new RamemError("BAD_OPTION", `${name} must be an ISO date such as 2023-10-10 or 2023-10-10T12:00:00Z, got "${value}"`);
+  if (Number.isNaN(t))
+    throw new RamemError("BAD_OPTION", `${name} must be an ISO date such as 2023-10-10 or 2023-10-10T12:00:00Z, got "${value}"`, {
+      hint: `write it as YYYY-MM-DD (optionally with a time and zone), e.g. ${name} 2023-10-10`,
+    });
   return new Date(t).toISOString();
 }

@@ -82,3 +82,12 @@ test("ramem ask: a bad --question-date is a user error", async () => {
   assert.match(out.stderr, /^error: --question-date must be an ISO date/);
   assert.doesNotMatch(out.stderr, /at .*\.ts:\d+/, "no stack trace");
 });
+
+test("ramem ask on an unknown namespace exits 2 naming the stored namespaces, and prints no empty pack", async () => {
+  await withDb(async (db) => {
+    const out = await runAsk([question, "--db", db, "--embedder", "hash", "--namespace", "cnov"], {});
+    assert.equal(out.code, 2, out.stderr);
+    assert.equal(out.stdout, "");
+    assert.match(out.stderr, /^error: namespace "cnov" holds no sessions in .*\n {2}hint: pass one of its namespaces with --namespace: conv/);
+  });
+});

@@ -3,6 +3,7 @@ import { addStoreOptions, openFromOptions, parseIsoOption, parsePositiveInt, run
 import { hitToJson, renderFrame, renderHit } from "../render.js";
 import { askMemory } from "../../synthesis/ask.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
+import { requireNamespace } from "../require-namespace.js";
 
 interface AskCliOptions extends CommonOptions {
   k: number;
@@ -30,6 +31,7 @@ export function askCommand(): Command {
       const memory = await openFromOptions(opts);
       try {
         const namespace = opts.namespace ?? memory.defaultNamespace;
+        await requireNamespace(memory, namespace);
         // askMemory needs only the hits; the frame is kept to show why they were chosen.
         let frame: RecallFrame | null = null;
         const result = await askMemory(
@@ -64,13 +66,7 @@ export function askCommand(): Command {
           return;
         }
 
-        if (result.hits.length === 0) {
-          const namespaces = await memory.store.listNamespaces();
-          process.stderr.write(
-            `no memories matched in namespace "${namespace}".` +
-              (namespaces.length ? ` Namespaces in ${memory.store.location}: ${namespaces.slice(0, 20).join(", ")}\n` : ` ${memory.store.location} is empty: run \`ramem ingest FILE\` first.\n`),
-          );
-        }
+        if (result.hits.length === 0) process.stderr.write(`no memories matched in namespace "${namespace}".\n`);
         // TypeScript does not see the assignment inside the callback and narrows `frame` to null.
         const shownFrame = frame as RecallFrame | null;
         if (shownFrame && result.hits.length) process.stderr.write(`${renderFrame(shownFrame)}\n`);

@@ -65,7 +65,7 @@ export function benchCommand(): Command {
   bench.addCommand(
     commonBenchOptions(
       new Command("locomo").description(
-        "LoCoMo: Recall@K, hit@K, MRR, tokens@K per category; the context-confusable subset with D@1 and rank gap;\n" +
+        "LoCoMo: Recall@K, hit@K, MRR, tokens@K per category; the context-confusable subset with D@1 and rank gap; " +
           "QA F1 (official LoCoMo and SimpleMem harness) when RAMEM_LLM_BASE_URL/RAMEM_LLM_MODEL are set.",
       ),
       "5,10,20,30",
@@ -104,7 +104,7 @@ export function benchCommand(): Command {
   bench.addCommand(
     commonBenchOptions(
       new Command("longmemeval").description(
-        "LongMemEval: recall_any@k, recall_all@k, ndcg_any@k for k in 1,3,5,10,30,50 at session and turn level, per question type\n" +
+        "LongMemEval: recall_any@k, recall_all@k, ndcg_any@k for k in 1,3,5,10,30,50 at session and turn level, per question type " +
           "(abstention questions skipped). The data set is not shipped: pass its JSON file.",
       ),
       "1,3,5,10,30,50",
@@ -134,7 +134,7 @@ export function benchCommand(): Command {
   bench.addCommand(
     new Command("latency")
       .description(
-        "Recall latency per query on a store (p50/p95 of searchLexical, searchDense and a full RaMem recall), with the\n" +
+        "Recall latency per query on a store (p50/p95 of searchLexical, searchDense and a full RaMem recall), with the " +
           "LoCoMo questions on the LoCoMo conversations; the same data on --store postgres://... compares the dialects.",
       )
       .requiredOption("--data <file>", "LoCoMo data file")

@@ -29,7 +29,8 @@ test("ramem export --namespace NS --out FILE, then ramem import FILE into a new 
     assert.equal(exported.code, 0, exported.stderr);
     assert.match(exported.stderr, /exported 1 sessions, 2 units of conv/);
     // The new store is empty and unbound: import picks the export's embedder (hash) by itself.
-    const imported = await runCli(["import", "--db", b, file, "--json"]);
+    // --store (not --db) here: import once dropped --store and wrote to ./ramem.db.
+    const imported = await runCli(["import", "--store", b, file, "--json"]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.deepEqual(JSON.parse(imported.stdout), { namespace: "conv", sessions: 1, units: 2 });
     const copy = await openMemory({ db: b, languageModel: null, env: {} });

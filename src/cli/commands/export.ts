@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { writeFile } from "node:fs/promises";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
-import { RamemError } from "../../model/errors.js";
+import { requireNamespace } from "../require-namespace.js";
 
 export function exportCommand(): Command {
   return addStoreOptions(
@@ -13,12 +13,8 @@ export function exportCommand(): Command {
     runAction(opts.json, async () => {
       const memory = await openFromOptions(opts);
       try {
+        await requireNamespace(memory, opts.namespace);
         const s = await memory.store.stats(opts.namespace);
-        if (s.sessions === 0) {
-          throw new RamemError("NAMESPACE_NOT_FOUND", `namespace ${JSON.stringify(opts.namespace)} holds no sessions in ${memory.store.location}`, {
-            hint: "see the namespaces with `ramem stats`",
-          });
-        }
         const text = `${(await memory.exportNamespace(opts.namespace)).join("\n")}\n`;
         if (opts.out) {
           await writeFile(opts.out, text);

@@ -34,7 +34,7 @@ export function importCommand(): Command {
         throw new RamemError("FILE_NOT_READABLE", `cannot read ${file}: ${(cause as Error).message}`, { hint: "check the path" });
       }
       const embedder = opts.embedder ?? embedderOfExport(text);
-      const memory = await openFromOptions({ db: opts.db, ...(embedder ? { embedder } : {}) });
+      const memory = await openFromOptions({ db: opts.db, store: opts.store, ...(embedder ? { embedder } : {}) });
       try {
         const report = await memory.importNamespace(text, { source: file, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
         process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `imported ${report.sessions} sessions, ${report.units} units into ${report.namespace}\n`);

@@ -68,9 +68,11 @@ describe("ramem mcp (stdio)", () => {
   it("--namespace confines the agent to those namespaces", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ramem-mcp-cli-"));
     try {
-      const mcp = await startMcp(["--db", join(dir, "ns.db"), "--embedder", "hash", "--namespace", "ns-a"]);
+      // --store (not --db) here: `ramem mcp` once dropped --store and served ./ramem.db.
+      const mcp = await startMcp(["--store", join(dir, "ns.db"), "--embedder", "hash", "--namespace", "ns-a"]);
       try {
         assert.equal((await mcp.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ana", text: "hello" }] })).isError, undefined);
+        assert.match(mcp.stderr(), /ramem mcp: serving .*ns\.db over stdio \(namespaces ns-a, role admin/);
         const other = await mcp.call("remember", { namespace: "ns-b", turns: [{ speaker: "Ana", text: "hello" }] });
         assert.equal(other.isError, true);
         assert.match(text(other), /^FORBIDDEN/);

@@ -49,7 +49,7 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         // stdout is the protocol: anything a dependency prints there would corrupt it.
         console.log = console.info = console.debug = console.error;
         const principal = principalFor(opts);
-        const memory = await openFromOptions({ db: opts.db, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+        const memory = await openFromOptions({ db: opts.db, store: opts.store, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
         const server = createMcpServer({ memory, principal });
         const transport = new StdioServerTransport();
         let closing: Promise<void> | undefined;
@@ -58,10 +58,30 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
             await server.close().catch(() => undefined);
             await memory.close();
           })());
-        process.stdin.once("end", () => void shutdown());
+        // A client that writes its requests and then closes stdin (a script, a pipe) still gets
+        // every answer: on end of input, shut down once no request is waiting for its response.
+        const pending = new Set<string | number>();
+        let inputEnded = false;
+        process.stdin.once("end", () => {
+          inputEnded = true;
+          if (pending.size === 0) void shutdown();
+        });
         process.once("SIGTERM", () => void shutdown().then(() => process.exit(0)));
         process.once("SIGINT", () => void shutdown().then(() => process.exit(0)));
         await server.connect(transport);
+        const receive = transport.onmessage;
+        transport.onmessage = (message) => {
+          if ("method" in message && "id" in message) pending.add(message.id);
+          receive?.(message);
+        };
+        const send = transport.send.bind(transport);
+        transport.send = async (message) => {
+          await send(message);
+          if (!("method" in message) && "id" in message && message.id !== undefined) {
+            pending.delete(message.id);
+            if (inputEnded && pending.size === 0) void shutdown();
+          }
+        };
         const scope = principal.namespaces === "all" ? "all namespaces" : `namespaces ${principal.namespaces.join(", ")}`;
         process.stderr.write(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
       }),

@@ -3,6 +3,7 @@ import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type Com
 import { hitToJson, renderFrame, renderHit } from "../render.js";
 import { CONTENT_ONLY } from "../../retrieval/recall-pipeline.js";
 import { parseIsoOption } from "../shared.js";
+import { requireNamespace } from "../require-namespace.js";
 
 interface RecallCliOptions extends CommonOptions {
   k: number;
@@ -21,22 +22,20 @@ export function recallCommand(): Command {
       .option("--content-only", "skip the recall frame: plain content ranking (the baseline)"),
   ).action(async (query: string, opts: RecallCliOptions) =>
     runAction(opts.json, async () => {
+      const questionDate = opts.questionDate ? parseIsoOption("--question-date", opts.questionDate) : undefined;
       const memory = await openFromOptions(opts);
       try {
+        await requireNamespace(memory, opts.namespace ?? memory.defaultNamespace);
         const { hits, frame } = await memory.recall(query, {
           k: opts.k,
           ...(opts.namespace ? { namespace: opts.namespace } : {}),
-          ...(opts.questionDate ? { questionDate: parseIsoOption("--question-date", opts.questionDate) } : {}),
+          ...(questionDate ? { questionDate } : {}),
           ...(opts.contentOnly ? { switches: CONTENT_ONLY } : {}),
         });
         if (opts.json) {
           process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, hits: hits.map(hitToJson) })}\n`);
         } else if (hits.length === 0) {
-          const namespaces = await memory.store.listNamespaces();
-          process.stdout.write(
-            `no memories matched in namespace "${opts.namespace}".` +
-              (namespaces.length ? ` Namespaces in ${memory.store.location}: ${namespaces.slice(0, 20).join(", ")}\n` : ` ${memory.store.location} is empty: run \`ramem ingest FILE\` first.\n`),
-          );
+          process.stdout.write(`no memories matched in namespace "${opts.namespace}".\n`);
         } else {
           if (frame) process.stdout.write(`${renderFrame(frame)}\n`);
           process.stdout.write(`${hits.map(renderHit).join("\n")}\n`);
