@@ -176,7 +176,7 @@ describe("MCP over streamable HTTP", () => {
         const body = (await res.json()) as Record<string, unknown>;
         assert.deepEqual(
           { status: body.status, code: body.code, title: body.title, detail: body.detail, hint: body.hint, type: body.type },
-          { status: 401, code: "UNAUTHORIZED", title: "Unauthorized", detail: "no API key", hint: "send Authorization: Bearer <key>", type: "about:blank" },
+          { status: 401, code: "UNAUTHORIZED", title: "Unauthorized", detail: "no API key", hint: "send Authorization: Bearer <key>", type: "urn:ramem:problem:unauthorized" },
         );
       } finally {
         await http.close();

@@ -5,6 +5,7 @@ import type { Principal } from "../auth/principal.js";
 import type { Authenticate } from "../auth/authenticate.js";
 import { RamemError } from "../../model/errors.js";
 import { createMcpServer } from "./create-mcp-server.js";
+import { problemType } from "../rest/problem.js";
 
 /** Returns the caller, or throws a RamemError with code UNAUTHORIZED (no or unknown key) or FORBIDDEN: the server's own authenticator. */
 export type { Authenticate };
@@ -95,6 +96,6 @@ const TITLES: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 
 
 /** RFC 9457 problem details, with ramem's stable code and hint as extensions. */
 function problem(status: number, code: string, detail: string, hint: string | undefined, headers: Record<string, string> = {}): Response {
-  const body = { type: "about:blank", title: TITLES[status] ?? "Error", status, detail, code, ...(hint ? { hint } : {}) };
+  const body = { type: problemType(code), title: TITLES[status] ?? "Error", status, detail, code, ...(hint ? { hint } : {}) };
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/problem+json", ...headers } });
 }

@@ -56,10 +56,15 @@ export function statusOf(err: RamemError): number {
   return STATUS_BY_CODE[err.code] ?? 400;
 }
 
+/** The problem `type` of a RamemError code: a stable URN per code, shared by REST and /mcp. */
+export function problemType(code: string): string {
+  return `urn:ramem:problem:${code.toLowerCase().replaceAll("_", "-")}`;
+}
+
 export function problemOf(err: RamemError, instance?: string, errors?: Problem["errors"]): Problem {
   const status = statusOf(err);
   return {
-    type: `urn:ramem:problem:${err.code.toLowerCase().replaceAll("_", "-")}`,
+    type: problemType(err.code),
     title: TITLES[status] ?? "Error",
     status,
     detail: err.where ? `${err.where}: ${err.message}` : err.message,
