@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
@@ -139,6 +139,19 @@ describe("bad input keeps the store intact", { concurrency: 3 }, () => {
 
   test("--k 0 on recall", async () => {
     await rejects(["recall", "--db", db, "--embedder", "hash", "--namespace", "garden-club", "--k", "0", "carrots"], { where: /--k/, what: /positive integer/ });
+  });
+
+  test("recall, ask, export and stats on a path with no store refuse and create no file", async () => {
+    const missing = join(dir, "typo.db");
+    for (const args of [
+      ["recall", "--db", missing, "--embedder", "hash", "--namespace", "garden-club", "carrots"],
+      ["ask", "--db", missing, "--embedder", "hash", "--namespace", "garden-club", "carrots"],
+      ["export", "--db", missing, "--namespace", "garden-club"],
+      ["stats", "--db", missing],
+    ]) {
+      await rejects(args, { where: /typo\.db: /, what: /no store at this path/ });
+      assert.equal(existsSync(missing), false, `${args[0]} left a file behind`);
+    }
   });
 
   test("an unknown --format", async () => {

@@ -26,8 +26,9 @@ export function addStoreOptions(cmd: Command): Command {
     .option("--json", "machine-readable output on stdout");
 }
 
-export async function openFromOptions(opts: CommonOptions): Promise<Memory> {
-  const store = await openStore(resolveStoreLocation(opts));
+/** `mustExist`: the command only reads, so a SQLite path holding no store is an error, not a new empty file. */
+export async function openFromOptions(opts: CommonOptions, open: { mustExist?: boolean } = {}): Promise<Memory> {
+  const store = await openStore(resolveStoreLocation(opts), open);
   try {
     return await openMemory({ store, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}) });
   } catch (err) {

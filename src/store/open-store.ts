@@ -10,8 +10,10 @@ export function isPostgresUrl(location: string): boolean {
 /**
  * Opens the MemoryStore a location names: a PostgreSQL URL picks the postgres
  * dialect (`?schema=NAME` chooses the schema, default "ramem"), anything else
- * is the path of an embedded SQLite file.
+ * is the path of an embedded SQLite file. `mustExist`: a SQLite path that
+ * holds no store is refused instead of created (commands that only read).
  */
-export async function openStore(location: string): Promise<MemoryStore> {
-  return isPostgresUrl(location) ? openPostgresStore(location) : openSqliteStore(location);
+export async function openStore(location: string, options: { mustExist?: boolean } = {}): Promise<MemoryStore> {
+  // A postgres schema that does not exist yet is created empty; only a file path can be a typo that leaves a stray file.
+  return isPostgresUrl(location) ? openPostgresStore(location) : openSqliteStore(location, { mustExist: options.mustExist === true });
 }

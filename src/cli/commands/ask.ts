@@ -28,7 +28,7 @@ export function askCommand(): Command {
     runAction(opts.json, async () => {
       // Checked inside runAction so a bad date is a user error (exit 2), not a stack trace.
       const questionDate = opts.questionDate ? parseIsoOption("--question-date", opts.questionDate) : undefined;
-      const memory = await openFromOptions(opts);
+      const memory = await openFromOptions(opts, { mustExist: true });
       try {
         const namespace = opts.namespace ?? memory.defaultNamespace;
         await requireNamespace(memory, namespace);

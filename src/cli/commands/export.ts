@@ -11,7 +11,7 @@ export function exportCommand(): Command {
       .option("--out <file>", "write to this file (default: stdout)"),
   ).action(async (opts: CommonOptions & { namespace: string; out?: string }) =>
     runAction(opts.json, async () => {
-      const memory = await openFromOptions(opts);
+      const memory = await openFromOptions(opts, { mustExist: true });
       try {
         await requireNamespace(memory, opts.namespace);
         const s = await memory.store.stats(opts.namespace);

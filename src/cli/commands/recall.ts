@@ -23,7 +23,7 @@ export function recallCommand(): Command {
   ).action(async (query: string, opts: RecallCliOptions) =>
     runAction(opts.json, async () => {
       const questionDate = opts.questionDate ? parseIsoOption("--question-date", opts.questionDate) : undefined;
-      const memory = await openFromOptions(opts);
+      const memory = await openFromOptions(opts, { mustExist: true });
       try {
         await requireNamespace(memory, opts.namespace ?? memory.defaultNamespace);
         const { hits, frame } = await memory.recall(query, {

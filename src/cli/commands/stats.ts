@@ -8,7 +8,7 @@ export function statsCommand(): Command {
       .option("--namespace <ns>", "only this namespace"),
   ).action(async (opts: CommonOptions) =>
     runAction(opts.json, async () => {
-      const memory = await openFromOptions({ ...opts, embedder: opts.embedder ?? "hash" });
+      const memory = await openFromOptions({ ...opts, embedder: opts.embedder ?? "hash" }, { mustExist: true });
       try {
         const stats = await memory.stats(opts.namespace);
         const namespaces = opts.namespace ? [opts.namespace] : await memory.store.listNamespaces();

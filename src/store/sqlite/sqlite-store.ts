@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import type { z } from "zod";
@@ -11,6 +12,8 @@ import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../sessio
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
+  /** Refuse (STORE_NOT_FOUND) rather than create an empty file: for commands that only read. */
+  mustExist?: boolean;
   /** How long a writer waits for another process's lock, in ms. */
   busyTimeoutMs?: number;
 }
@@ -57,6 +60,12 @@ class SqliteStore implements MemoryStore {
   static open(path: string, opts: SqliteStoreOptions): SqliteStore {
     const readonly = opts.readonly === true;
     let db: Database.Database;
+    if ((readonly || opts.mustExist) && path !== ":memory:" && !existsSync(path)) {
+      throw new RamemError("STORE_NOT_FOUND", "no store at this path", {
+        where: path,
+        hint: "ingest something first (ramem ingest FILE --db PATH), or pass the --db / --store of an existing store",
+      });
+    }
     try {
       db = new Database(path, { readonly, fileMustExist: readonly });
     } catch (cause) {
