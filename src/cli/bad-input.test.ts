@@ -122,7 +122,7 @@ describe("bad input keeps the store intact", { concurrency: 3 }, () => {
       where: /store\.db: /,
       what: /store holds vectors of embedder hash-bow@1:256 \(256 dims\); asked to use use-lite\S* \(512 dims\)/,
     });
-    assert.match(run.stderr, /use a new --db file/);
+    assert.match(run.stderr, /use another store file \(--db or --store\)/);
   });
 
   test("embedder mismatch on ingest writes nothing", async () => {

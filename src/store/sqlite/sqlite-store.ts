@@ -129,7 +129,7 @@ class SqliteStore implements MemoryStore {
     this.assertOpen();
     const check = (b: Binding | null): boolean => checkEmbedderBinding(b, embedderId, dimensions, {
       location: this.location,
-      hint: "use a new --db file for this embedder, or re-ingest everything into a new store with it",
+      hint: "use another store file (--db or --store) for this embedder, or re-ingest everything into a new store with it",
     });
     if (check(this.binding())) return;
     this.assertWritable();
