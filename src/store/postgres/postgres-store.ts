@@ -1,9 +1,8 @@
 import type pg from "pg";
 import { inTransaction } from "./in-transaction.js";
 import { toSql } from "pgvector/pg";
-import type { z } from "zod";
-import { Session } from "../../model/conversation.js";
-import { MemoryUnit } from "../../model/memory-unit.js";
+import type { Session } from "../../model/conversation.js";
+import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
 import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
@@ -13,6 +12,7 @@ import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
+import { checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -180,51 +180,16 @@ class PostgresStore implements MemoryStore {
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void> {
     this.assertOpen();
-    const s = parseOrThrow(Session, session, `session ${session?.id ?? "?"}`, "INVALID_SESSION");
-    const where = `session ${s.namespace}/${s.id}`;
+    const checked = parseSessionRecords(session, units);
+    const { session: s, where } = checked;
     refuseNul(JSON.stringify([s, contentHash]), where);
-
-    // Validate everything before the first write: failures are cheaper and clearer here than as a rollback.
-    const seen = new Set<string>();
-    const parsed = units.map((rec, i) => {
-      const u = parseOrThrow(MemoryUnit, rec.unit, `${where}, unit ${i}`, "INVALID_UNIT");
-      if (u.namespace !== s.namespace) {
-        throw new RamemError("NAMESPACE_MISMATCH", `unit ${u.id} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
-          where,
-          hint: "build units with the namespace of the session they come from",
-        });
-      }
-      if (u.provenance.sessionId !== s.id || u.context.session.sessionId !== s.id) {
-        throw new RamemError("SESSION_MISMATCH", `unit ${u.id} names session ${u.provenance.sessionId}, not ${s.id}`, { where });
-      }
-      if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${u.id} appears twice`, { where });
-      seen.add(u.id);
-      if (!(rec.embedding instanceof Float32Array)) {
-        throw new RamemError("INVALID_EMBEDDING", `unit ${u.id} has no Float32Array embedding`, { where });
-      }
-      const body = JSON.stringify(u);
-      refuseNul(body, `${where}, unit ${u.id}`);
-      return { unit: u, body, embedding: rec.embedding };
+    const parsed = checked.records.map(({ unit, embedding }) => {
+      const body = JSON.stringify(unit);
+      refuseNul(body, `${where}, unit ${unit.id}`);
+      return { unit, body, embedding };
     });
     const bound = parsed.length ? await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))) : null;
-    if (parsed.length && !bound) {
-      throw new RamemError("EMBEDDER_NOT_BOUND", "units cannot be stored before an embedder is bound", {
-        where: this.location,
-        hint: "call bindEmbedder(id, dimensions) first",
-      });
-    }
-    for (const p of parsed) {
-      if (p.embedding.length !== bound!.dimensions) {
-        throw new RamemError(
-          "EMBEDDING_DIMENSION_MISMATCH",
-          `unit ${p.unit.id} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
-          { where },
-        );
-      }
-      if (!p.embedding.every(Number.isFinite)) {
-        throw new RamemError("INVALID_EMBEDDING", `unit ${p.unit.id} has a non-finite embedding value`, { where });
-      }
-    }
+    checkRecordEmbeddings(checked, bound, this.location);
 
     try {
       await this.tx(async (c) => {
@@ -483,12 +448,4 @@ function parseTime(iso: string, field: string): string {
     });
   }
   return new Date(ms).toISOString();
-}
-
-function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: string, code: string): T {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const path = issue?.path.map(String).join(".") || "(root)";
-  throw new RamemError(code, `${path}: ${issue?.message ?? "invalid"}`, { where });
 }

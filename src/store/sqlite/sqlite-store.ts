@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
-import type { z } from "zod";
-import { Session } from "../../model/conversation.js";
-import { MemoryUnit } from "../../model/memory-unit.js";
+import type { Session } from "../../model/conversation.js";
+import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
 import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
+import { checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -160,50 +160,11 @@ class SqliteStore implements MemoryStore {
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void> {
     this.assertWritable();
-    const s = parseOrThrow(Session, session, `session ${session?.id ?? "?"}`, "INVALID_SESSION");
-    const where = `session ${s.namespace}/${s.id}`;
+    const checked = parseSessionRecords(session, units);
+    checkRecordEmbeddings(checked, checked.records.length ? this.binding() : null, this.location);
+    const { session: s, where, records: parsed } = checked;
     const startMs = Date.parse(s.startTime);
     const endMs = Date.parse(s.endTime);
-
-    // Validate everything before the first write: failures are cheaper and clearer here than as a rollback.
-    const seen = new Set<string>();
-    const parsed = units.map((rec, i) => {
-      const u = parseOrThrow(MemoryUnit, rec.unit, `${where}, unit ${i}`, "INVALID_UNIT");
-      if (u.namespace !== s.namespace) {
-        throw new RamemError("NAMESPACE_MISMATCH", `unit ${u.id} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
-          where,
-          hint: "build units with the namespace of the session they come from",
-        });
-      }
-      if (u.provenance.sessionId !== s.id || u.context.session.sessionId !== s.id) {
-        throw new RamemError("SESSION_MISMATCH", `unit ${u.id} names session ${u.provenance.sessionId}, not ${s.id}`, { where });
-      }
-      if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${u.id} appears twice`, { where });
-      seen.add(u.id);
-      if (!(rec.embedding instanceof Float32Array)) {
-        throw new RamemError("INVALID_EMBEDDING", `unit ${u.id} has no Float32Array embedding`, { where });
-      }
-      return { unit: u, embedding: rec.embedding };
-    });
-    const bound = parsed.length ? this.binding() : null;
-    if (parsed.length && !bound) {
-      throw new RamemError("EMBEDDER_NOT_BOUND", "units cannot be stored before an embedder is bound", {
-        where: this.location,
-        hint: "call bindEmbedder(id, dimensions) first",
-      });
-    }
-    for (const p of parsed) {
-      if (p.embedding.length !== bound!.dimensions) {
-        throw new RamemError(
-          "EMBEDDING_DIMENSION_MISMATCH",
-          `unit ${p.unit.id} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
-          { where },
-        );
-      }
-      if (!p.embedding.every(Number.isFinite)) {
-        throw new RamemError("INVALID_EMBEDDING", `unit ${p.unit.id} has a non-finite embedding value`, { where });
-      }
-    }
 
     try {
       this.db
@@ -484,17 +445,4 @@ function parseTime(iso: string, field: string): number {
     });
   }
   return ms;
-}
-
-function parseOrThrow<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  where: string,
-  code: string,
-): T {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const path = issue?.path.map(String).join(".") || "(root)";
-  throw new RamemError(code, `${path}: ${issue?.message ?? "invalid"}`, { where });
 }

@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import { Session } from "../model/conversation.js";
+import { MemoryUnit } from "../model/memory-unit.js";
+import { RamemError } from "../model/errors.js";
+import type { UnitRecord } from "./contract.js";
+import type { EmbedderBinding } from "./embedder-binding.js";
+
+export interface CheckedSession {
+  session: Session;
+  /** "session NS/ID": where every refusal of this call points. */
+  where: string;
+  records: UnitRecord[];
+}
+
+/**
+ * The refusals of MemoryStore.replaceSession that need no database (see
+ * contract.ts): every dialect validates the whole call before its first
+ * write, because a failure is cheaper and clearer here than as a rollback.
+ */
+export function parseSessionRecords(session: Session, units: readonly UnitRecord[]): CheckedSession {
+  const s = parseOrThrow(Session, session, `session ${session?.id ?? "?"}`, "INVALID_SESSION");
+  const where = `session ${s.namespace}/${s.id}`;
+  const seen = new Set<string>();
+  const records = units.map((rec, i) => {
+    const u = parseOrThrow(MemoryUnit, rec.unit, `${where}, unit ${i}`, "INVALID_UNIT");
+    if (u.namespace !== s.namespace) {
+      throw new RamemError("NAMESPACE_MISMATCH", `unit ${u.id} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
+        where,
+        hint: "build units with the namespace of the session they come from",
+      });
+    }
+    if (u.provenance.sessionId !== s.id || u.context.session.sessionId !== s.id) {
+      throw new RamemError("SESSION_MISMATCH", `unit ${u.id} names session ${u.provenance.sessionId}, not ${s.id}`, { where });
+    }
+    if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${u.id} appears twice`, { where });
+    seen.add(u.id);
+    if (!(rec.embedding instanceof Float32Array)) {
+      throw new RamemError("INVALID_EMBEDDING", `unit ${u.id} has no Float32Array embedding`, { where });
+    }
+    return { unit: u, embedding: rec.embedding };
+  });
+  return { session: s, where, records };
+}
+
+/** Vectors only go into a store bound to an embedder, at its size, finite. */
+export function checkRecordEmbeddings(checked: CheckedSession, bound: EmbedderBinding | null, location: string): void {
+  const { records, where } = checked;
+  if (records.length && !bound) {
+    throw new RamemError("EMBEDDER_NOT_BOUND", "units cannot be stored before an embedder is bound", {
+      where: location,
+      hint: "call bindEmbedder(id, dimensions) first",
+    });
+  }
+  for (const p of records) {
+    if (p.embedding.length !== bound!.dimensions) {
+      throw new RamemError(
+        "EMBEDDING_DIMENSION_MISMATCH",
+        `unit ${p.unit.id} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
+        { where },
+      );
+    }
+    if (!p.embedding.every(Number.isFinite)) {
+      throw new RamemError("INVALID_EMBEDDING", `unit ${p.unit.id} has a non-finite embedding value`, { where });
+    }
+  }
+}
+
+export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: string, code: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const path = issue?.path.map(String).join(".") || "(root)";
+  throw new RamemError(code, `${path}: ${issue?.message ?? "invalid"}`, { where });
+}
