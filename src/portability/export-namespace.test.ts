@@ -8,6 +8,7 @@ import { Memory } from "../memory.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
 import { exportNamespace } from "./export-namespace.js";
 import { decodeEmbedding } from "./export-format.js";
+import { SRC_SESSIONS } from "./testing/src-sessions.js";
 
 describe("exportNamespace", () => {
   let dir: string;
@@ -17,15 +18,7 @@ describe("exportNamespace", () => {
     dir = mkdtempSync(join(tmpdir(), "ramem-export-"));
     source = await openMemory({ db: join(dir, "e.db"), embedder: "hash", languageModel: null, env: {} });
     await source.ingest([
-      {
-        session: { id: "s1", namespace: "src", startTime: "2023-05-08T13:56:00.000Z", endTime: "2023-05-08T14:56:00.000Z", participants: ["Ana", "Ben"] },
-        turns: [
-          { id: "t1", speaker: "Ana", text: "I moved to Lisbon last August." },
-          { id: "t2", speaker: "Ben", text: "How is the weather there in winter?" },
-          { id: "t3", speaker: "Ana", text: "Mild, I went surfing on 2 January 2023." },
-        ],
-      },
-      { session: { id: "s2", namespace: "src", startTime: "2023-06-01T09:00:00.000Z", endTime: "2023-06-01T09:00:00.000Z", participants: ["Ana"] }, turns: [{ id: "u1", speaker: "Ana", text: "Adopted a dog named Pico." }] },
+      ...SRC_SESSIONS,
       { session: { id: "o1", namespace: "other", startTime: "2023-06-01T09:00:00.000Z", endTime: "2023-06-01T09:00:00.000Z", participants: ["Zed"] }, turns: [{ id: "z1", speaker: "Zed", text: "Not for export." }] },
     ]);
     text = (await exportNamespace(source, "src", new Date("2026-01-01T00:00:00Z"))).join("\n");

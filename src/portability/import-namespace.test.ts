@@ -11,6 +11,7 @@ import { exportNamespace } from "./export-namespace.js";
 import { importNamespace } from "./import-namespace.js";
 import { decodeEmbedding } from "./export-format.js";
 import { parseExport } from "./parse-export.js";
+import { SRC_SESSIONS } from "./testing/src-sessions.js";
 
 const isCode = (code: string) => (err: unknown) => {
   assert.ok(err instanceof RamemError, String(err));
@@ -28,17 +29,7 @@ describe("importNamespace", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "ramem-port-"));
     source = await fresh();
-    await source.ingest([
-      {
-        session: { id: "s1", namespace: "src", startTime: "2023-05-08T13:56:00.000Z", endTime: "2023-05-08T14:56:00.000Z", participants: ["Ana", "Ben"] },
-        turns: [
-          { id: "t1", speaker: "Ana", text: "I moved to Lisbon last August." },
-          { id: "t2", speaker: "Ben", text: "How is the weather there in winter?" },
-          { id: "t3", speaker: "Ana", text: "Mild, I went surfing on 2 January 2023." },
-        ],
-      },
-      { session: { id: "s2", namespace: "src", startTime: "2023-06-01T09:00:00.000Z", endTime: "2023-06-01T09:00:00.000Z", participants: ["Ana"] }, turns: [{ id: "u1", speaker: "Ana", text: "Adopted a dog named Pico." }] },
-    ]);
+    await source.ingest(SRC_SESSIONS);
     text = (await exportNamespace(source, "src", new Date("2026-01-01T00:00:00Z"))).join("\n");
   });
   after(async () => {
