@@ -4,18 +4,14 @@
 //   node --import tsx scripts/tune-fusion.ts .ramem-cache/<store>.db ../shared/datasets/locomo/locomo10.json
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
-import { contentRecall, type FusionWeights } from "../src/retrieval/content-recall.js";
-import { readConversationFile } from "../src/formats/conversation-file.js";
-import { embedWithCache } from "../src/bench/vector-cache.js";
-import { summarizeRetrieval, type QuestionRetrieval } from "../src/bench/metrics/index.js";
+import type { FusionWeights } from "../src/retrieval/content-recall.js";
+import { contentRecallSummary, loadScoredQuestions } from "./content-recall-on-locomo.js";
 
 const [dbPath, dataPath] = process.argv.slice(2);
 if (!dbPath || !dataPath) throw new Error("usage: tune-fusion.ts STORE.db LOCOMO.json");
 const store = await openSqliteStore(dbPath, { readonly: true });
 const embedder = await createUseLiteEmbedder();
-const { conversations } = await readConversationFile(dataPath, { format: "locomo" });
-const questions = conversations.flatMap((c) => c.questions ?? []).filter((q) => Number(q.category) <= 4 && q.evidence.length);
-const vectors = await embedWithCache(embedder, dbPath.replace(/\.db$/, ".queries.json"), questions.map((q) => q.question));
+const scored = await loadScoredQuestions(embedder, dataPath, dbPath.replace(/\.db$/, ".queries.json"));
 const grid: FusionWeights[] = [
   { lexical: 1, dense: 0, rrfK: 60 },
   { lexical: 0, dense: 1, rrfK: 60 },
@@ -30,12 +26,6 @@ const grid: FusionWeights[] = [
   { lexical: 1, dense: 0.5, rrfK: 5 },
 ];
 for (const fusion of grid) {
-  const rows: QuestionRetrieval[] = [];
-  for (const q of questions) {
-    const ranked = await contentRecall({ store, embedder }, q.question, { namespace: q.namespace, pool: 30, fusion, queryVector: vectors.get(q.question)! });
-    const units = await store.getUnits(q.namespace, ranked.map((c) => c.unitId));
-    rows.push({ questionId: q.id, category: Number(q.category), evidenceTurnIds: q.evidence, evidenceSessionIds: [], ranked: units.map((u) => ({ unitId: u.id, sessionId: u.provenance.sessionId, turnIds: u.provenance.turnIds })) });
-  }
-  const s = summarizeRetrieval(rows, [10, 20]);
+  const s = await contentRecallSummary(store, embedder, scored, fusion);
   console.log(JSON.stringify(fusion), "R@10", s.overall[10]!.recall.toFixed(4), "R@20", s.overall[20]!.recall.toFixed(4));
 }

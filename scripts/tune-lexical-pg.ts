@@ -8,17 +8,13 @@ import { createTsRankLexical } from "../src/store/postgres/lexical/ts-rank-lexic
 import { createBm25Lexical } from "../src/store/postgres/lexical/bm25-lexical.js";
 import type { LexicalChannel } from "../src/store/postgres/lexical/lexical-channel.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
-import { contentRecall, DEFAULT_FUSION, type FusionWeights } from "../src/retrieval/content-recall.js";
-import { readConversationFile } from "../src/formats/conversation-file.js";
-import { embedWithCache } from "../src/bench/vector-cache.js";
-import { summarizeRetrieval, type QuestionRetrieval } from "../src/bench/metrics/index.js";
+import { DEFAULT_FUSION, type FusionWeights } from "../src/retrieval/content-recall.js";
+import { contentRecallSummary, loadScoredQuestions } from "./content-recall-on-locomo.js";
 
 const [url, dataPath, queriesPath] = process.argv.slice(2);
 if (!url || !dataPath || !queriesPath) throw new Error("usage: tune-lexical-pg.ts URL?schema=... LOCOMO.json QUERIES.json");
 const embedder = await createUseLiteEmbedder();
-const { conversations } = await readConversationFile(dataPath, { format: "locomo" });
-const questions = conversations.flatMap((c) => c.questions ?? []).filter((q) => Number(q.category) <= 4 && q.evidence.length);
-const vectors = await embedWithCache(embedder, queriesPath, questions.map((q) => q.question));
+const scored = await loadScoredQuestions(embedder, dataPath, queriesPath);
 const LEXICAL_ONLY: FusionWeights = { lexical: 1, dense: 0, rrfK: 60 };
 const only = process.env.CHANNELS?.split(",");
 const channels: LexicalChannel[] = [
@@ -30,13 +26,7 @@ for (const lexical of channels) {
   const store = await openPostgresStore(url, { lexical });
   try {
     for (const fusion of [LEXICAL_ONLY, DEFAULT_FUSION]) {
-      const rows: QuestionRetrieval[] = [];
-      for (const q of questions) {
-        const ranked = await contentRecall({ store, embedder }, q.question, { namespace: q.namespace, pool: 30, fusion, queryVector: vectors.get(q.question)! });
-        const units = await store.getUnits(q.namespace, ranked.map((c) => c.unitId));
-        rows.push({ questionId: q.id, category: Number(q.category), evidenceTurnIds: q.evidence, evidenceSessionIds: [], ranked: units.map((u) => ({ unitId: u.id, sessionId: u.provenance.sessionId, turnIds: u.provenance.turnIds })) });
-      }
-      const s = summarizeRetrieval(rows, [10, 20]);
+      const s = await contentRecallSummary(store, embedder, scored, fusion);
       console.log(lexical.id, fusion === LEXICAL_ONLY ? "lexical only" : "fused (default)", "R@10", s.overall[10]!.recall.toFixed(4), "R@20", s.overall[20]!.recall.toFixed(4));
     }
   } finally {
