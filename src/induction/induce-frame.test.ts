@@ -254,3 +254,15 @@ test("induceFrame: 'after how many weeks' is no anchor event", async () => {
   assert.equal(called, false);
   assert.equal(frame.time, null);
 });
+
+test("induceFrame: a question that asks for a time says so, without a condition or activation", async () => {
+  for (const q of ["When did Melanie paint a sunrise?", "How long has Nate had his turtles?", "What year did Jon open his studio?"]) {
+    const frame = await induceFrame(q, { history: TWO_YEARS, knownPeople: [] });
+    assert.equal(frame.asksFor, "time", q);
+    assert.equal(frame.time, null, q);
+    assert.equal(frame.active, false, q);
+  }
+  for (const q of ["What did Caroline do when she was in Paris?", "Where did Jon go?"]) {
+    assert.equal((await induceFrame(q, { history: TWO_YEARS, knownPeople: [] })).asksFor, null, q);
+  }
+});

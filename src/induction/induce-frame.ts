@@ -95,7 +95,8 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
       cut = null;
     }
   }
-  if (!time && ASKS_TIME.test(query)) notes.push("the question asks for a time; that is no time constraint");
+  const asksFor = ASKS_TIME.test(query) ? "time" : null;
+  if (!time && asksFor) notes.push("the question asks for a time; that is no time constraint");
 
   const people = matchParticipants(query, ctx.knownPeople, date.timeSpans);
   let participants: NamesCondition | null = null;
@@ -145,5 +146,5 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   }
 
   const active = [time, participants, location, entities].some((c) => c !== null && c.confidence >= ACTIVATION_CONFIDENCE);
-  return { need, time, participants, location, entities, active, notes };
+  return { need, time, participants, location, entities, asksFor, active, notes };
 }

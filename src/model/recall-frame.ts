@@ -43,6 +43,12 @@ export const RecallFrame = z.object({
   participants: NamesCondition.nullable(),
   location: NamesCondition.nullable(),
   entities: NamesCondition.nullable(),
+  /**
+   * What kind of answer the need asks for: "time" for "When did…", "How
+   * long…", "What year…". No condition — it rules nothing out and never makes
+   * a frame active — but units that carry a time rank a little higher.
+   */
+  asksFor: z.enum(["time"]).nullable(),
   /** True when at least one condition is reliably grounded; an inactive frame is never used to rank. */
   active: z.boolean(),
   /** Cues seen but not used, and why ("'last year' is ambiguous over a 5-year history with no question date"). */
@@ -56,6 +62,7 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   participants: null,
   location: null,
   entities: null,
+  asksFor: null,
   active: false,
   notes,
 });

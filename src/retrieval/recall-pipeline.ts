@@ -6,6 +6,7 @@ import type { RecallFrame } from "../model/recall-frame.js";
 import { induceFrame } from "../induction/induce-frame.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { reinstate } from "./reinstate.js";
+import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
@@ -59,17 +60,34 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   });
   // Episode support and the frame both read the context of every candidate in the pool.
   const ids = switches.contextRanking ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
-  const units = (await deps.store.getUnits(request.namespace, ids)).map((u) =>
-    request.contextOverride ? { ...u, context: request.contextOverride(u) } : u,
-  );
-  const unitOf = new Map(units.map((u) => [u.id, u]));
+  const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
+  const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
+  const answers =
+    switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext) : new Map<string, MemoryUnit>();
+  const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
   const chosen = reinstate(ranking, frame, (id) => unitOf.get(id), {
     k: request.k,
     query: request.query,
     contextRanking: switches.contextRanking,
     sessionContext: switches.sessionContext,
+    nextUnitOf: (id) => answers.get(id)?.id,
   });
-  return { hits: toHits(chosen, units), frame };
+  return { hits: toHits(chosen, [...unitOf.values()]), frame };
+}
+
+/** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */
+async function answersToQuestions(
+  store: MemoryStore,
+  namespace: string,
+  candidates: readonly MemoryUnit[],
+  withContext: (u: MemoryUnit) => MemoryUnit,
+): Promise<Map<string, MemoryUnit>> {
+  const questions = candidates.filter(asksQuestion);
+  const sessions = [...new Set(questions.map((u) => u.provenance.sessionId))];
+  const listed = await Promise.all(sessions.map((sessionId) => store.listUnits(namespace, { sessionId })));
+  const next = new Map<string, MemoryUnit>();
+  for (const inOrder of listed) inOrder.forEach((u, i) => i + 1 < inOrder.length && next.set(u.id, withContext(inOrder[i + 1]!)));
+  return new Map(questions.flatMap((q) => (next.has(q.id) ? [[q.id, next.get(q.id)!] as const] : [])));
 }
 
 async function induceFor(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallFrame> {

@@ -3,7 +3,16 @@ import assert from "node:assert/strict";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
-import { COVERAGE_WEIGHT, EPISODE_SUPPORT, SUPPORT_FLOOR, reinstate, type ReinstateOptions } from "./reinstate.js";
+import {
+  ANSWER_LIFT,
+  COVERAGE_WEIGHT,
+  EPISODE_SUPPORT,
+  QUESTION_PENALTY,
+  SUPPORT_FLOOR,
+  TIME_ANSWER_BONUS,
+  reinstate,
+  type ReinstateOptions,
+} from "./reinstate.js";
 
 const context = (sessionId: string, speaker = "Ann"): EpisodicContext => ({
   eventTime: null,
@@ -113,5 +122,47 @@ describe("reinstate", () => {
   it("ignores an inactive frame", () => {
     const out = reinstate(ranking, { ...bobFrame, active: false }, contextOf, RAMEM);
     assert.deepEqual(ids(out), ["u2", "u4", "u1", "u5", "u3"]);
+  });
+
+  describe("dialogue and answer kind", () => {
+    // A question (S9) found first by content, its answer outside the pool, and a fair hit elsewhere (S8).
+    const dialogue = new Map<string, MemoryUnit>([
+      ["q", unit("q", context("S9", "Bob"), "Bob: You play any instruments?")],
+      ["a", unit("a", context("S9"), "Ann: Yeah, I play clarinet!")],
+      ["x", unit("x", context("S8"), "Ann: Music is fun.")],
+    ]);
+    const asked: ContentCandidate[] = [
+      { unitId: "q", score: 0.1 },
+      { unitId: "x", score: 0.07 },
+    ];
+    const answerOf = (id: string) => (id === "q" ? "a" : undefined);
+
+    it("lets the question's answer join the candidates above what the question was worth", () => {
+      const out = reinstate(asked, null, (id) => dialogue.get(id), { ...RAMEM, nextUnitOf: answerOf });
+      // a: 0.8 × 0.1 = 0.08; q: 0.1 − 0.02 = 0.08 (tie, id order); x: 0.07.
+      assert.equal(ANSWER_LIFT, 0.8);
+      assert.equal(QUESTION_PENALTY, 0.02);
+      assert.deepEqual(ids(out), ["a", "q", "x"]);
+      assert.deepEqual(out[0]!.contextReasons, ["answers q:1 (content #1)"]);
+      assert.equal(out[1]!.score, 0.1 - QUESTION_PENALTY);
+    });
+
+    it("lifts no answer without session context (ablation no-session-context) or without a known next unit", () => {
+      const ablated = reinstate(asked, null, (id) => dialogue.get(id), { ...RAMEM, sessionContext: false, nextUnitOf: answerOf });
+      assert.deepEqual(ids(ablated), ["q", "x"]);
+      const unknown = reinstate(asked, null, (id) => dialogue.get(id), RAMEM);
+      assert.deepEqual(ids(unknown), ["q", "x"]);
+    });
+
+    it("ranks units that carry a time higher when the query asks when", () => {
+      const timed = new Map(dialogue);
+      timed.set("x", unit("x", { ...context("S8"), eventTime: { start: "2023-05-07T00:00:00.000Z", end: "2023-05-08T00:00:00.000Z", granularity: "day" } }));
+      const asksWhen: RecallFrame = { ...EMPTY_FRAME("When did Ann play?"), asksFor: "time" };
+      const out = reinstate(asked, asksWhen, (id) => timed.get(id), RAMEM);
+      assert.equal(TIME_ANSWER_BONUS, 0.05);
+      assert.deepEqual(ids(out), ["x", "q"]);
+      assert.deepEqual(out[0]!.contextReasons, ["carries a time, as the query asks when"]);
+      assert.deepEqual(ids(reinstate(asked, EMPTY_FRAME("What did Ann play?"), (id) => timed.get(id), RAMEM)), ["q", "x"]);
+    });
   });
 });

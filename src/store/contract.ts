@@ -73,6 +73,11 @@ export interface MemoryStore {
 
   /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
   getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;
+  /**
+   * Sessions in time order, and a session's units in the order replaceSession
+   * got them (conversation order): recall reads a question's answer as the
+   * unit that follows it.
+   */
   listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
   /**
    * The stored vectors of units, by id; unknown ids (or ids of other

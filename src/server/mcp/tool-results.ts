@@ -64,6 +64,7 @@ export function frameSummary(frame: RecallFrame) {
       : null,
     participants: frame.participants ? [...frame.participants.names] : null,
     location: frame.location ? [...frame.location.names] : null,
+    asksFor: frame.asksFor,
     notes: [...frame.notes],
   };
 }

@@ -107,6 +107,8 @@ const FrameSummary = z.object({
   time: z.object({ relation: z.string(), window: Interval, evidence: z.string(), confidence: z.number() }).nullable(),
   participants: z.array(z.string()).nullable(),
   location: z.array(z.string()).nullable(),
+  /** "time" when the query asks when: units carrying a time rank a little higher. */
+  asksFor: z.enum(["time"]).nullable(),
   notes: z.array(z.string()),
 });
 
