@@ -1,0 +1,160 @@
+// The experiments behind README › RaMem targets (issue 4), second round:
+// signals tried on top of episode support, on the cached LoCoMo store (run
+// `ramem bench locomo` once first), scored with the harness's own metrics
+// and confusable subset. The real reinstate() is used throughout; each
+// experiment changes only the candidates it is given.
+//   EXP=base,answer,time,priors,sessions node --import tsx scripts/explore-answer-signals.ts
+// answer   question penalty × answer lift (what the pipeline does by default);
+// time     the bonus for units that carry a time when the query asks when;
+// priors   a time or length prior for every query (not adopted);
+// sessions BM25 over whole sessions added to each candidate (not adopted).
+import { stemmer } from "stemmer";
+import { prepareBench } from "../src/bench/prepare-bench.js";
+import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
+import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
+import { contentRecall, type ContentCandidate } from "../src/retrieval/content-recall.js";
+import { induceFrame } from "../src/induction/induce-frame.js";
+import { summarizeRetrieval, confusableSubset, distractionMetrics, type QuestionRetrieval } from "../src/bench/metrics/index.js";
+import type { MemoryUnit } from "../src/model/memory-unit.js";
+import { ACTIVATION_CONFIDENCE, type RecallFrame } from "../src/model/recall-frame.js";
+import { reinstate } from "../src/retrieval/reinstate.js";
+import { asksQuestion } from "../src/retrieval/asks-question.js";
+import { renderEvidence } from "../src/synthesis/render-evidence.js";
+import { lexicalTerms } from "../src/language/text.js";
+
+const embedder = await createUseLiteEmbedder();
+const prepared = await prepareBench({ dataPath: "../shared/datasets/locomo/locomo10.json", format: "locomo", cacheDir: ".ramem-cache", embedder, anchorer: createRuleAnchorer() });
+const store = prepared.memory.store;
+const deps = { store, embedder };
+const unitById = new Map<string, MemoryUnit>();
+const unitsOfNs = new Map<string, MemoryUnit[]>();
+for (const c of prepared.conversations) {
+  const us = await store.listUnits(c.namespace);
+  unitsOfNs.set(c.namespace, us);
+  for (const u of us) unitById.set(u.id, u);
+}
+const nextOf = new Map<string, string>();
+for (const us of unitsOfNs.values()) for (let i = 0; i + 1 < us.length; i++) if (us[i]!.provenance.sessionId === us[i + 1]!.provenance.sessionId) nextOf.set(us[i]!.id, us[i + 1]!.id);
+
+interface Item { id: string; cat: number; ns: string; q: string; ev: string[]; evS: string[]; ranking: ContentCandidate[]; frame: RecallFrame }
+const items: Item[] = [];
+for (const q of prepared.questions) {
+  if (Number(q.category) > 4) continue;
+  const sessions = prepared.sessionOfTurn.get(q.namespace)!;
+  const ev = q.evidence.filter((t) => sessions.has(t));
+  if (!ev.length) continue;
+  const ranking = await contentRecall(deps, q.question, { namespace: q.namespace, pool: 100, queryVector: prepared.queryVectors.get(q.question)! });
+  const [history, ss] = await Promise.all([store.historyRange(q.namespace), store.listSessions(q.namespace)]);
+  const frame = await induceFrame(q.question, {
+    history,
+    knownPeople: [...new Set(ss.flatMap((s) => s.participants))],
+    ...(q.questionDate ? { questionDate: q.questionDate } : {}),
+    locateEvent: async (phrase) => {
+      const [best] = await contentRecall(deps, phrase, { namespace: q.namespace, pool: 5 });
+      if (!best) return null;
+      const unit = unitById.get(best.unitId)!;
+      const s = unit.context.session;
+      return { unitId: unit.id, time: unit.context.eventTime ?? { start: s.start, end: s.end > s.start ? s.end : new Date(Date.parse(s.start) + 86_400_000).toISOString(), granularity: "day" } };
+    },
+  });
+  items.push({ id: q.id, cat: Number(q.category), ns: q.namespace, q: q.question, ev, evS: ev.map((t) => sessions.get(t)!), ranking, frame });
+}
+
+const row = (it: Item, ids: string[]): QuestionRetrieval => ({
+  questionId: it.id, category: it.cat, evidenceTurnIds: it.ev, evidenceSessionIds: it.evS,
+  ranked: ids.slice(0, 30).map((id) => ({ unitId: id, sessionId: unitById.get(id)!.provenance.sessionId, turnIds: unitById.get(id)!.provenance.turnIds })),
+});
+const subset = confusableSubset(items.map((it) => row(it, it.ranking.map((c) => c.unitId))), 20);
+function report(name: string, rank: (it: Item) => string[]) {
+  const ranks = items.map(rank);
+  const rows = items.map((it, i) => row(it, ranks[i]!));
+  const s = summarizeRetrieval(rows, [10, 20]);
+  const d = distractionMetrics(rows, subset, 20);
+  const tokens = ranks.reduce((n, r) => n + renderEvidence(r.slice(0, 10).map((id) => unitById.get(id)!)).tokens, 0) / items.length;
+  const cats = [1, 2, 3, 4].map((c) => s.perCategory[c]?.[10]?.recall.toFixed(3)).join(" ");
+  console.log(name.padEnd(34), "R@10", s.overall[10]!.recall.toFixed(4), "R@20", s.overall[20]!.recall.toFixed(3), "D@1", d.dAt1.toFixed(3), "gap", d.meanRankGap.toFixed(2), "tok@10", tokens.toFixed(0), "| R@10 by category", cats);
+}
+
+/** reinstate() on candidates this experiment adjusted first; `frameAsks` false hides the frame's asksFor, `answers` false the next units. */
+const rerank = (it: Item, candidates: ContentCandidate[], frameAsks = true, answers = true) =>
+  reinstate(candidates, frameAsks ? it.frame : { ...it.frame, asksFor: null }, (id) => unitById.get(id), {
+    k: 100, query: it.q, contextRanking: true, sessionContext: true, ...(answers ? { nextUnitOf: (id: string) => nextOf.get(id) } : {}),
+  }).map((c) => c.unitId);
+/** A question-penalty/answer-lift pair applied here instead of by reinstate(). */
+function dialogue(it: Item, penalty: number, lift: number): ContentCandidate[] {
+  const byId = new Map(it.ranking.map((c) => [c.unitId, { ...c }]));
+  for (const c of it.ranking) {
+    if (!asksQuestion(unitById.get(c.unitId)!)) continue;
+    byId.get(c.unitId)!.score -= penalty;
+    const next = nextOf.get(c.unitId);
+    if (!next) continue;
+    const answer = byId.get(next) ?? { unitId: next, score: 0 };
+    answer.score = Math.max(answer.score, lift * c.score);
+    byId.set(next, answer);
+  }
+  return [...byId.values()];
+}
+const carriesTime = (id: string) => { const c = unitById.get(id)!.context; return !!c.eventTime || c.mentionedTimes.length > 0; };
+
+const exps = (process.env.EXP ?? "base").split(",");
+if (exps.includes("base")) {
+  report("content-only", (it) => it.ranking.map((c) => c.unitId));
+  report("episode support only", (it) => rerank(it, it.ranking, false, false));
+  report("ramem (as the pipeline)", (it) => rerank(it, it.ranking));
+}
+if (exps.includes("answer")) {
+  for (const penalty of [0, 0.01, 0.02, 0.03]) for (const lift of [0, 0.6, 0.8, 1]) report(`penalty ${penalty} lift ${lift}`, (it) => rerank(it, dialogue(it, penalty, lift), true, false));
+}
+if (exps.includes("time")) {
+  for (const bonus of [0, 0.01, 0.03, 0.05, 0.08]) report(`time bonus ${bonus}`, (it) => rerank(it, it.ranking.map((c) => ({ ...c, score: c.score + (it.frame.asksFor === "time" && carriesTime(c.unitId) ? bonus : 0) })), false));
+}
+if (exps.includes("priors")) {
+  const words = (id: string) => unitById.get(id)!.content.split(/\s+/).length;
+  for (const w of [0.005, 0.01, 0.02]) report(`time prior ${w} (every query)`, (it) => rerank(it, it.ranking.map((c) => ({ ...c, score: c.score + (carriesTime(c.unitId) ? w : 0) }))));
+  for (const w of [0.002, 0.005, 0.01]) report(`length prior ${w}·ln(1+words)`, (it) => rerank(it, it.ranking.map((c) => ({ ...c, score: c.score + w * Math.log(1 + words(c.unitId)) }))));
+}
+if (exps.includes("sessions")) {
+  // BM25 over whole sessions (k1 1.2, b 0.75), normalised to the best session, minus the frame's people.
+  const terms = (t: string) => lexicalTerms(t).map((x) => stemmer(x));
+  const docs = new Map<string, Map<string, { tf: Map<string, number>; len: number }>>();
+  for (const [ns, us] of unitsOfNs) {
+    const m = new Map<string, { tf: Map<string, number>; len: number }>();
+    for (const u of us) {
+      const d = m.get(u.provenance.sessionId) ?? { tf: new Map(), len: 0 };
+      for (const t of terms(u.content)) { d.tf.set(t, (d.tf.get(t) ?? 0) + 1); d.len++; }
+      m.set(u.provenance.sessionId, d);
+    }
+    docs.set(ns, m);
+  }
+  const sessionScore = (it: Item) => {
+    const people = it.frame.participants && it.frame.participants.confidence >= ACTIVATION_CONFIDENCE ? new Set(it.frame.participants.names.flatMap(terms)) : new Set<string>();
+    const q = [...new Set(terms(it.q))].filter((t) => !people.has(t));
+    const m = docs.get(it.ns)!;
+    const avg = [...m.values()].reduce((a, d) => a + d.len, 0) / m.size;
+    const scores = new Map<string, number>();
+    for (const [s, d] of m) {
+      let sc = 0;
+      for (const t of q) {
+        const f = d.tf.get(t) ?? 0;
+        if (!f) continue;
+        const n = [...m.values()].filter((x) => x.tf.has(t)).length;
+        sc += Math.log(1 + (m.size - n + 0.5) / (n + 0.5)) * ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avg)));
+      }
+      scores.set(s, sc);
+    }
+    const best = Math.max(1e-9, ...scores.values());
+    return (id: string) => (scores.get(unitById.get(id)!.provenance.sessionId) ?? 0) / best;
+  };
+  for (const w of [0.02, 0.05, 0.1, 0.2]) report(`session BM25 ${w}`, (it) => { const s = sessionScore(it); return rerank(it, it.ranking.map((c) => ({ ...c, score: c.score + w * s(c.unitId) }))); });
+}
+if (exps.includes("d1cat")) {
+  // D@1 and rank gap per category on the confusable subset, for the README's table.
+  for (const [name, rank] of [["content-only", (it: Item) => it.ranking.map((c) => c.unitId)], ["ramem", (it: Item) => rerank(it, it.ranking)]] as const) {
+    const rows = items.map((it) => row(it, rank(it)));
+    for (const cat of [1, 2, 3, 4]) {
+      const ids = new Set(items.filter((it) => it.cat === cat).map((it) => it.id));
+      const d = distractionMetrics(rows, subset.filter((id) => ids.has(id)), 20);
+      console.log(name.padEnd(14), `category ${cat}`, `n ${d.size}`, "D@1", d.dAt1.toFixed(3), "gap", d.meanRankGap.toFixed(2));
+    }
+  }
+}
