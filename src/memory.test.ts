@@ -10,6 +10,8 @@ import { createHashEmbedder } from "./providers/hash-embedder.js";
 import { RamemError } from "./model/errors.js";
 import type { SessionWithTurns } from "./model/conversation.js";
 import type { RecallHit } from "./model/recall.js";
+import { createRuleAnchorer } from "./anchoring/rule-anchorer.js";
+import { CONTENT_ONLY } from "./retrieval/recall-pipeline.js";
 
 /** recall returns hits, or an outcome holding them (the API is growing a recall frame). */
 function hitsOf(r: RecallHit[] | { hits: RecallHit[] }): RecallHit[] {
@@ -162,6 +164,38 @@ test("every write goes through one per-namespace lock: concurrent appends, an in
     assert.equal((await memory.list({ sessionId: "s2" })).length, 2);
     assert.equal(await memory.forgetSession("s2"), 2);
     assert.equal(await memory.forgetNamespace("library"), units.length);
+  } finally {
+    await memory.close();
+  }
+});
+
+test("a question's answer is recalled through the question, and a 'when' query prefers the unit that says when", async () => {
+  // No cues: the answer turn shares no word with the query, so only the question turn before it can bring it in.
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder(), anchorer: createRuleAnchorer({ cueWords: 0 }), defaultNamespace: "library" });
+  try {
+    await memory.ingest([
+      session("q1", "2023-04-02T10:00:00.000Z", [
+        ["Oskar", "Do you play any instruments these days?"],
+        ["Ines", "Yes, the clarinet, every Sunday."],
+        ["Oskar", "Lovely weather for the garden."],
+      ]),
+      session("q2", "2023-04-09T10:00:00.000Z", [
+        ["Ines", "We talked about the garden again."],
+        ["Oskar", "The garden party was last Saturday, on 8 April 2023."],
+      ]),
+    ]);
+    const query = "Which instruments are played these days?";
+    const turns = (hits: RecallHit[]) => hits.map((h) => h.unit.provenance.turnIds[0]);
+    // Content alone: the question first, the answer (found only densely, weakly) behind another episode's unit.
+    assert.deepEqual(turns(hitsOf(await memory.recall(query, { k: 2, switches: CONTENT_ONLY }))), ["q1:1", "q2:1"]);
+    // RaMem: the answer follows its question into the top 2, ahead of its own episode's small talk.
+    const ramem = hitsOf(await memory.recall(query, { k: 3 }));
+    assert.deepEqual(turns(ramem), ["q1:1", "q1:2", "q1:3"]);
+    assert.match(ramem[1]!.reasons.join(" "), /answers q1:1 \(content #1\)/);
+
+    const when = hitsOf(await memory.recall("When was the garden party?", { k: 3 }));
+    assert.deepEqual(when[0]!.unit.provenance.turnIds, ["q2:2"]);
+    assert.match(when[0]!.reasons.join(" "), /carries a time/);
   } finally {
     await memory.close();
   }
