@@ -3,11 +3,13 @@
 // `ramem bench locomo` once first), scored with the harness's own metrics
 // and confusable subset. The real reinstate() is used throughout; each
 // experiment changes only the candidates it is given.
-//   EXP=base,answer,time,priors,sessions node --import tsx scripts/explore-answer-signals.ts
+//   EXP=base,answer,time,priors,sessions,prf,d1cat node --import tsx scripts/explore-answer-signals.ts
 // answer   question penalty × answer lift (what the pipeline does by default);
 // time     the bonus for units that carry a time when the query asks when;
 // priors   a time or length prior for every query (not adopted);
-// sessions BM25 over whole sessions added to each candidate (not adopted).
+// sessions BM25 over whole sessions added to each candidate (not adopted);
+// prf      pseudo-relevance feedback as a third lexical channel (not adopted);
+// d1cat    D@1 and rank gap per category.
 import { stemmer } from "stemmer";
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
@@ -156,5 +158,29 @@ if (exps.includes("d1cat")) {
       const d = distractionMetrics(rows, subset.filter((id) => ids.has(id)), 20);
       console.log(name.padEnd(14), `category ${cat}`, `n ${d.size}`, "D@1", d.dAt1.toFixed(3), "gap", d.meanRankGap.toFixed(2));
     }
+  }
+}
+if (exps.includes("prf")) {
+  // Pseudo-relevance feedback: terms of the top lexical hits, weighted tf·idf, as a third lexical channel.
+  const dfs = new Map<string, Map<string, number>>();
+  for (const [ns, us] of unitsOfNs) { const m = new Map<string, number>(); for (const u of us) for (const t of new Set(lexicalTerms(u.content))) m.set(t, (m.get(t) ?? 0) + 1); dfs.set(ns, m); }
+  const people = new Set<string>(); for (const s of prepared.conversations.flatMap((c) => c.sessions)) for (const p of s.session.participants) people.add(p.toLowerCase());
+  for (const fb of [3, 5, 10]) for (const nt of [3, 6, 10]) {
+    const extra = new Map<string, Map<string, number>>();
+    for (const it of items) {
+      const q = new Set(lexicalTerms(it.q));
+      const top = (await store.searchLexical(it.ns, [...q], fb)).map((h) => unitById.get(h.id)!);
+      const m = dfs.get(it.ns)!; const N = unitsOfNs.get(it.ns)!.length;
+      const w = new Map<string, number>();
+      for (const u of top) for (const t of lexicalTerms(u.content)) if (!q.has(t) && !people.has(t) && t.length > 2 && !/^\d+$/.test(t)) w.set(t, (w.get(t) ?? 0) + Math.log(N / (m.get(t) ?? 1)));
+      const exp = [...w].sort((a, b) => b[1] - a[1]).slice(0, nt).map(([t]) => t);
+      const hits = await store.searchLexical(it.ns, [...q, ...exp], 100);
+      extra.set(it.id, new Map(hits.map((h) => [h.id, h.rank])));
+    }
+    for (const wt of [0.25, 0.5]) report(`prf docs ${fb} terms ${nt} weight ${wt}`, (it) => {
+      const byId = new Map(it.ranking.map((c) => [c.unitId, { ...c }]));
+      for (const [id, r] of extra.get(it.id)!) { const c = byId.get(id) ?? { unitId: id, score: 0 }; c.score += wt / (10 + r); byId.set(id, c); }
+      return rerank(it, [...byId.values()].sort((a, b) => b.score - a.score).slice(0, 100));
+    });
   }
 }
