@@ -145,6 +145,7 @@ describe("reinstate", () => {
       assert.deepEqual(ids(out), ["a", "q", "x"]);
       assert.deepEqual(out[0]!.contextReasons, ["answers q:1 (content #1)"]);
       assert.equal(out[1]!.score, 0.1 - QUESTION_PENALTY);
+      assert.deepEqual(out[1]!.contextReasons, ["asks a question −0.02"]);
     });
 
     it("lifts no answer without session context (ablation no-session-context) or without a known next unit", () => {

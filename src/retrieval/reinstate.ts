@@ -175,6 +175,7 @@ function answerAware(
       const unit = unitOf(c.unitId);
       if (!unit || !asksQuestion(unit)) continue;
       byId.get(c.unitId)!.score -= QUESTION_PENALTY;
+      reasons(c.unitId).push(`asks a question −${QUESTION_PENALTY}`);
       const next = options.nextUnitOf(c.unitId);
       if (next === undefined || !unitOf(next)) continue;
       const answer = byId.get(next) ?? { unitId: next, score: 0 };
