@@ -14,16 +14,17 @@ export interface CommonOptions {
   json?: boolean;
 }
 
-export function addStoreOptions(cmd: Command): Command {
-  return cmd
+/** `json: false` for a command whose stdout is not ours to format (`ramem mcp`: the protocol). */
+export function addStoreOptions(cmd: Command, { json = true }: { json?: boolean } = {}): Command {
+  cmd
     .option("--db <path>", "SQLite file of the embedded store (default: $RAMEM_DB, else ./ramem.db)")
     .option("--store <location>", "store location: a postgres://USER:PASS@HOST:PORT/DB[?schema=NAME] URL or a SQLite file (default: $RAMEM_STORE)")
     .addOption(
       new Option("--embedder <name>", "embedding model (openai needs RAMEM_EMBEDDINGS_MODEL; default: openai when that is set, else use-lite, offline)").choices(
         EMBEDDER_NAMES as string[],
       ),
-    )
-    .option("--json", "machine-readable output on stdout");
+    );
+  return json ? cmd.option("--json", "machine-readable output on stdout") : cmd;
 }
 
 /** `mustExist`: the command only reads, so a SQLite path holding no store is an error, not a new empty file. */

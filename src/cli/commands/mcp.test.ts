@@ -95,5 +95,12 @@ describe("ramem mcp (stdio)", () => {
     const help = await runCli(["mcp", "--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /"mcpServers"[\s\S]*"command": "npx"[\s\S]*"args": \["ramem", "mcp", "--db"/);
+    assert.doesNotMatch(help.stdout, /--json/, "stdout is the protocol: there is no other output to format");
+  });
+
+  it("--json is refused as a usage error rather than silently ignored", async () => {
+    const run = await runCli(["mcp", "--json"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /unknown option '--json'/);
   });
 });

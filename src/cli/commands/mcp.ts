@@ -34,6 +34,7 @@ export function mcpCommand(): Command {
       )
       .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collect)
       .option("--read-only", "only allow recall and ask (no remember, no forget)"),
+    { json: false },
   )
     .addHelpText(
       "after",
