@@ -9,7 +9,8 @@
 // priors   a time or length prior for every query (not adopted);
 // sessions BM25 over whole sessions added to each candidate (not adopted);
 // prf      pseudo-relevance feedback as a third lexical channel (not adopted);
-// d1cat    D@1 and rank gap per category.
+// d1cat    D@1 and rank gap per category;
+// aggregate episode support switched off for multi-hop (oracle) or list-like questions (not adopted).
 import { stemmer } from "stemmer";
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
@@ -183,4 +184,12 @@ if (exps.includes("prf")) {
       return rerank(it, [...byId.values()].sort((a, b) => b.score - a.score).slice(0, 100));
     });
   }
+}
+if (exps.includes("aggregate")) {
+  const noEpisode = (it: Item) => reinstate(it.ranking, it.frame, (id) => unitById.get(id), { k: 100, query: it.q, contextRanking: true, sessionContext: false }).map((c) => c.unitId);
+  report("oracle: multi-hop without episode support", (it) => (it.cat === 1 ? noEpisode(it) : rerank(it, it.ranking)));
+  report("oracle: multi-hop content-only", (it) => (it.cat === 1 ? it.ranking.map((c) => c.unitId) : rerank(it, it.ranking)));
+  const AGG = /^(what|which)\s+(\w+\s+){0,2}(activities|things|kinds|types|hobbies|books|events|places|countries|cities|pets|instruments|sports|items|games|foods|movies|shows|ways|causes|topics|subjects|artists|bands|songs|gifts|symbols)\b|\bboth\b|\bin common\b|\bhow many times\b/i;
+  console.log("aggregate-looking", items.filter((i) => AGG.test(i.q)).length, "of which multi-hop", items.filter((i) => AGG.test(i.q) && i.cat === 1).length);
+  report("aggregate-looking: without episode support", (it) => (AGG.test(it.q) ? noEpisode(it) : rerank(it, it.ranking)));
 }

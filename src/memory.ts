@@ -34,6 +34,12 @@ export interface RecallOptions {
   questionDate?: string;
   /** Pipeline switches; default: full RaMem. `CONTENT_ONLY` gives the plain content ranking. */
   switches?: RecallSwitches;
+  /**
+   * Let the configured LLM ground what the rules could not (one call per
+   * recall; never overrides a reliable rule grounding). Off by default: recall
+   * needs no LLM.
+   */
+  llmFrame?: boolean;
 }
 
 /**
@@ -112,6 +118,11 @@ export class Memory {
     const k = options.k ?? 10;
     if (!query.trim()) throw new RamemError("BAD_QUERY", "the query is empty", { hint: "pass the question or topic to recall" });
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new RamemError("BAD_K", `k must be an integer from 1 to 1000, got ${k}`);
+    if (options.llmFrame && !this.languageModel) {
+      throw new RamemError("NO_LLM", "llmFrame needs a language model, and none is configured", {
+        hint: "set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL (CLI), or pass languageModel to Memory; or drop llmFrame",
+      });
+    }
     // A store built with another embedder would compare vectors of two models: refuse early.
     await (this.#bound ??= this.store.bindEmbedder(this.embedder.id, this.embedder.dimensions));
     return runRecall(this, {
@@ -121,6 +132,7 @@ export class Memory {
       ...(options.fusion ? { fusion: options.fusion } : {}),
       ...(options.questionDate ? { questionDate: options.questionDate } : {}),
       ...(options.switches ? { switches: options.switches } : {}),
+      ...(options.llmFrame && this.languageModel ? { frameModel: this.languageModel } : {}),
     });
   }
 

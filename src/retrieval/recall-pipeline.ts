@@ -4,6 +4,8 @@ import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { induceFrame } from "../induction/induce-frame.js";
+import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-frame-with-llm.js";
+import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { reinstate } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
@@ -38,11 +40,15 @@ export interface RecallRequest {
    * context-shuffle ablation uses it to give units each other's contexts.
    */
   contextOverride?: (unit: MemoryUnit) => EpisodicContext;
+  /** Optional: a model that may ground what the rules left ungrounded (one call per recall). */
+  frameModel?: LanguageModel;
 }
 
 export interface RecallOutcome {
   hits: RecallHit[];
   frame: RecallFrame | null;
+  /** Present when a frame model was asked: what it added, its tokens, and a warning when it failed. */
+  frameRefinement?: Omit<FrameRefinement, "frame">;
 }
 
 export const DEFAULT_POOL = 100;
@@ -51,7 +57,8 @@ export const DEFAULT_POOL = 100;
 export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallOutcome> {
   const switches = request.switches ?? RAMEM;
   const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
-  const frame = switches.frame ? await induceFor(deps, request) : null;
+  const induced = switches.frame ? await induceFor(deps, request) : null;
+  const frame = induced?.frame ?? null;
   const ranking = await contentRecall(deps, request.query, {
     namespace: request.namespace,
     pool,
@@ -72,7 +79,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     sessionContext: switches.sessionContext,
     nextUnitOf: (id) => answers.get(id)?.id,
   });
-  return { hits: toHits(chosen, [...unitOf.values()]), frame };
+  return { hits: toHits(chosen, [...unitOf.values()]), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
 }
 
 /** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */
@@ -90,10 +97,13 @@ async function answersToQuestions(
   return new Map(questions.flatMap((q) => (next.has(q.id) ? [[q.id, next.get(q.id)!] as const] : [])));
 }
 
-async function induceFor(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallFrame> {
+async function induceFor(
+  deps: { store: MemoryStore; embedder: Embedder },
+  request: RecallRequest,
+): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
   const [history, sessions] = await Promise.all([deps.store.historyRange(request.namespace), deps.store.listSessions(request.namespace)]);
   const knownPeople = [...new Set(sessions.flatMap((s) => s.participants))];
-  return induceFrame(request.query, {
+  const frame = await induceFrame(request.query, {
     history,
     knownPeople,
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
@@ -109,4 +119,12 @@ async function induceFor(deps: { store: MemoryStore; embedder: Embedder }, reque
       };
     },
   });
+  if (!request.frameModel) return { frame };
+  const { frame: refined, ...refinement } = await refineFrameWithLlm(request.query, frame, {
+    model: request.frameModel,
+    history,
+    knownPeople,
+    ...(request.questionDate ? { questionDate: request.questionDate } : {}),
+  });
+  return { frame: refined, refinement };
 }

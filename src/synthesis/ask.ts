@@ -4,7 +4,7 @@ import { answerFromEvidence, NO_ANSWER } from "./answer.js";
 import { renderEvidence, type EvidencePack } from "./render-evidence.js";
 
 export interface AskDeps {
-  recall: (question: string, options: { namespace: string; k: number; questionDate?: string }) => Promise<RecallHit[]>;
+  recall: (question: string, options: { namespace: string; k: number; questionDate?: string; llmFrame?: boolean }) => Promise<RecallHit[]>;
   /** Without one, askMemory still recalls and renders the pack; the caller's own LLM can use it. */
   languageModel?: LanguageModel;
 }
@@ -19,6 +19,8 @@ export interface AskOptions {
   questionDate?: string;
   /** "plain" drops the coordinates (the no-context-preserved-generation ablation). Default "context". */
   mode?: "context" | "plain";
+  /** Let the LLM refine the recall frame first (Memory.recall's llmFrame). */
+  llmFrame?: boolean;
 }
 
 export interface CitedMemory {
@@ -54,6 +56,7 @@ export async function askMemory(deps: AskDeps, question: string, options: AskOpt
     namespace: options.namespace,
     k,
     ...(options.questionDate ? { questionDate: options.questionDate } : {}),
+    ...(options.llmFrame ? { llmFrame: true } : {}),
   });
   // Rank order, whatever order recall handed them back in: the budget drops from the end.
   const ordered = [...hits].sort((a, b) => a.rank - b.rank);

@@ -91,3 +91,41 @@ test("ramem ask on an unknown namespace exits 2 naming the stored namespaces, an
     assert.match(out.stderr, /^error: namespace "cnov" holds no sessions in .*\n {2}hint: pass one of its namespaces with --namespace: conv/);
   });
 });
+
+test("--llm-frame: recall and ask let the LLM ground the frame first; without an LLM it is a user error", async () => {
+  const frameAnswer = JSON.stringify({
+    need: "What did she paint?",
+    time: { relation: "during", start: "2023-05-08", end: "2023-05-09", granularity: "day", evidence: "on her mum's birthday" },
+    participants: ["melanie"],
+    location: null,
+  });
+  // The frame call asks for JSON; the answer call does not.
+  const server = await startFakeOpenAIServer({ chat: (body) => (body.response_format ? frameAnswer : "a sunrise\nSources: [1]") });
+  try {
+    await withDb(async (db) => {
+      const env = { RAMEM_LLM_BASE_URL: server.url, RAMEM_LLM_MODEL: "fake" };
+      const query = "What did she paint on her mum's birthday?";
+      const recall = await runCli(["recall", query, "--db", db, "--embedder", "hash", "--namespace", "conv", "--llm-frame", "--json"], env);
+      assert.equal(recall.code, 0, recall.stderr);
+      const parsed = JSON.parse(recall.stdout);
+      assert.deepEqual(parsed.frame.participants.names, ["Melanie"]);
+      assert.equal(parsed.frame.time.window.start, "2023-05-08T00:00:00.000Z");
+      assert.equal(parsed.frame.active, true);
+      assert.deepEqual(parsed.frameRefinement.added, ["time", "participants"]);
+      assert.equal(parsed.frameRefinement.usage.calls, 1);
+      assert.equal(server.requests.length, 1);
+
+      const ask = await runAsk([query, "--db", db, "--embedder", "hash", "--namespace", "conv", "--llm-frame"], env);
+      assert.equal(ask.code, 0, ask.stderr);
+      assert.match(ask.stdout, /^a sunrise\n/);
+      assert.match(ask.stderr, /LLM \(openai-compatible:fake\) added: time, participants/);
+      assert.equal(server.requests.length, 3, "one frame call and one answer call");
+
+      const without = await runCli(["recall", query, "--db", db, "--embedder", "hash", "--namespace", "conv", "--llm-frame"], {});
+      assert.equal(without.code, 2);
+      assert.match(without.stderr, /llmFrame needs a language model[\s\S]*RAMEM_LLM_BASE_URL/);
+    });
+  } finally {
+    await server.close();
+  }
+});

@@ -9,6 +9,7 @@ interface AskCliOptions extends CommonOptions {
   k: number;
   maxTokens: number;
   questionDate?: string;
+  llmFrame?: boolean;
 }
 
 export const NO_LLM_NOTE = "no LLM configured: set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL to get an answer";
@@ -23,7 +24,8 @@ export function askCommand(): Command {
       .option("--namespace <ns>", "namespace to search", "default")
       .option("-k, --k <n>", "how many units to recall", parsePositiveInt("--k"), 10)
       .option("--max-tokens <n>", "token budget of the evidence pack (lowest-ranked memories are dropped to fit)", parsePositiveInt("--max-tokens"), 1500)
-      .option("--question-date <iso>", "when the question is asked, e.g. 2023-06-20 (grounds \"last year\", \"two weeks ago\")"),
+      .option("--question-date <iso>", "when the question is asked, e.g. 2023-06-20 (grounds \"last year\", \"two weeks ago\")")
+      .option("--llm-frame", "let the LLM also ground the recall frame before recalling (one more call)"),
   ).action(async (question: string, opts: AskCliOptions) =>
     runAction(opts.json, async () => {
       // Checked inside runAction so a bad date is a user error (exit 2), not a stack trace.
@@ -44,7 +46,7 @@ export function askCommand(): Command {
             ...(memory.languageModel ? { languageModel: memory.languageModel } : {}),
           },
           question,
-          { namespace, k: opts.k, maxTokens: opts.maxTokens, ...(questionDate ? { questionDate } : {}) },
+          { namespace, k: opts.k, maxTokens: opts.maxTokens, ...(questionDate ? { questionDate } : {}), ...(opts.llmFrame ? { llmFrame: true } : {}) },
         );
 
         if (opts.json) {

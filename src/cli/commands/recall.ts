@@ -9,6 +9,7 @@ interface RecallCliOptions extends CommonOptions {
   k: number;
   questionDate?: string;
   contentOnly?: boolean;
+  llmFrame?: boolean;
 }
 
 export function recallCommand(): Command {
@@ -19,21 +20,24 @@ export function recallCommand(): Command {
       .option("--namespace <ns>", "namespace to search", "default")
       .option("-k, --k <n>", "how many units to return", parsePositiveInt("--k"), 10)
       .option("--question-date <iso>", "when the question is asked (grounds \"last year\", \"two weeks ago\")")
-      .option("--content-only", "skip the recall frame: plain content ranking (the baseline)"),
+      .option("--content-only", "skip the recall frame: plain content ranking (the baseline)")
+      .option("--llm-frame", "let the configured LLM ground what the rules could not (one call; needs RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL)"),
   ).action(async (query: string, opts: RecallCliOptions) =>
     runAction(opts.json, async () => {
       const questionDate = opts.questionDate ? parseIsoOption("--question-date", opts.questionDate) : undefined;
       const memory = await openFromOptions(opts, { mustExist: true });
       try {
         await requireNamespace(memory, opts.namespace ?? memory.defaultNamespace);
-        const { hits, frame } = await memory.recall(query, {
+        const { hits, frame, frameRefinement } = await memory.recall(query, {
           k: opts.k,
           ...(opts.namespace ? { namespace: opts.namespace } : {}),
           ...(questionDate ? { questionDate } : {}),
           ...(opts.contentOnly ? { switches: CONTENT_ONLY } : {}),
+          ...(opts.llmFrame ? { llmFrame: true } : {}),
         });
+        if (frameRefinement?.warning) process.stderr.write(`warning: ${frameRefinement.warning}\n`);
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, hits: hits.map(hitToJson) })}\n`);
+          process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, ...(frameRefinement ? { frameRefinement } : {}), hits: hits.map(hitToJson) })}\n`);
         } else if (hits.length === 0) {
           process.stdout.write(`no memories matched in namespace "${opts.namespace}".\n`);
         } else {

@@ -68,12 +68,18 @@ export const IngestResult = z
   })
   .meta({ id: "IngestResult" });
 
+const LlmFrameFlag = z
+  .boolean()
+  .default(false)
+  .meta({ description: "Let the server's LLM ground what the rules could not before recalling (one more call); 400 NO_LLM when the server has none." });
+
 export const RecallInput = z
   .strictObject({
     query: z.string().trim().min(1, "the query is empty").max(4000),
     k: z.number().int().min(1).max(100).default(10),
     questionDate: Iso.optional().meta({ description: "When the question is asked; grounds 'last year'." }),
     contentOnly: z.boolean().default(false).meta({ description: "Skip the recall frame: the plain content ranking." }),
+    llmFrame: LlmFrameFlag,
   })
   .meta({ id: "RecallInput" });
 
@@ -82,6 +88,14 @@ export const RecallResult = z
     namespace: z.string(),
     query: z.string(),
     frame: RecallFrame.meta({ id: "RecallFrame" }).nullable(),
+    frameRefinement: z
+      .object({
+        added: z.array(z.enum(["time", "participants", "location"])),
+        usage: z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int() }),
+        warning: z.string().optional(),
+      })
+      .optional()
+      .meta({ description: "Present when llmFrame was asked: what the LLM added, its tokens, a warning when it failed." }),
     hits: z.array(RecallHit.meta({ id: "RecallHit" })),
   })
   .meta({ id: "RecallResult" });
@@ -92,6 +106,7 @@ export const AskInput = z
     k: z.number().int().min(1).max(100).default(10),
     maxTokens: z.number().int().min(50).max(100_000).default(1500),
     questionDate: Iso.optional(),
+    llmFrame: LlmFrameFlag,
   })
   .meta({ id: "AskInput" });
 

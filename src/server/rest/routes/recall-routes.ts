@@ -34,13 +34,14 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
     authorize(c.get("principal"), ns, "read");
     const body = c.req.valid("json");
     await requireKnownNamespace(memory, ns);
-    const { frame, hits } = await memory.recall(body.query, {
+    const { frame, hits, frameRefinement } = await memory.recall(body.query, {
       namespace: ns,
       k: body.k,
       ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
       ...(body.contentOnly ? { switches: CONTENT_ONLY } : {}),
+      ...(body.llmFrame ? { llmFrame: true } : {}),
     });
-    return c.json({ namespace: ns, query: body.query, frame, hits }, 200);
+    return c.json({ namespace: ns, query: body.query, frame, ...(frameRefinement ? { frameRefinement } : {}), hits }, 200);
   });
 
   app.openapi(ask, async (c) => {
@@ -53,6 +54,7 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
       k: body.k,
       maxTokens: body.maxTokens,
       ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
+      ...(body.llmFrame ? { llmFrame: true } : {}),
     });
     return c.json(
       {
