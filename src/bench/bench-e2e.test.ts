@@ -150,6 +150,31 @@ describe("LoCoMo bench", () => {
       await server.close();
     }
   });
+
+  test("ramem-llm-frame: every recall frame goes to the LLM once, counted; refused without an LLM", async () => {
+    const server = await startFakeOpenAIServer({
+      chat: (body) => (body.response_format ? JSON.stringify({ participants: [], time: null, location: null }) : "No information available"),
+    });
+    try {
+      const llm = createOpenAICompatibleLanguageModel({ baseURL: server.url, model: "fake-frame", maxRetries: 0 });
+      const r = await runLocomoBench({ dataPath: LOCOMO, ks: KS, variants: ["ramem", "ramem-llm-frame"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer(), languageModel: llm, qaLimit: 0 });
+      const [plain, refined] = [r.variants.find((v) => v.name === "ramem")!, r.variants.find((v) => v.name === "ramem-llm-frame")!];
+      const frameCalls = server.requests.filter((q) => q.body?.response_format).length;
+      assert.equal(refined.frameLlm!.calls, 8, "one frame call per question");
+      assert.equal(frameCalls, 8);
+      assert.equal(refined.frameLlm!.failed, 0);
+      assert.equal(plain.frameLlm, undefined);
+      // A model that adds nothing leaves the ranking as the rules made it.
+      assert.deepEqual(refined.retrieval.overall, plain.retrieval.overall);
+      assert.match(locomoTables(r), /ramem-llm-frame: 8 LLM frame calls/);
+    } finally {
+      await server.close();
+    }
+    await assert.rejects(
+      runLocomoBench({ dataPath: LOCOMO, ks: KS, variants: ["ramem-llm-frame"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer() }),
+      (err: unknown) => err instanceof RamemError && err.code === "NO_LLM" && /RAMEM_LLM_BASE_URL/.test(err.hint ?? ""),
+    );
+  });
 });
 
 describe("LongMemEval bench", () => {

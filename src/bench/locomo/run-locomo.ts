@@ -47,6 +47,8 @@ export interface VariantResult {
   /** Mean tokens of the top-K evidence pack, as the generator would see it, per K. */
   tokensAtK: Record<number, number>;
   distraction: DistractionMetrics;
+  /** ramem-llm-frame only: the frame calls made, their tokens, and how many fell back to the rule frame. */
+  frameLlm?: { calls: number; promptTokens: number; completionTokens: number; failed: number };
   qa?: QaSummary & { calls: number; promptTokens: number; completionTokens: number; answered: number };
 }
 
@@ -69,7 +71,7 @@ const CONFUSABLE_K = 20;
 const QA_K = 10;
 
 export async function runLocomoBench(options: LocomoBenchOptions): Promise<LocomoBenchResult> {
-  const variants = resolveVariants(options.variants);
+  const variants = resolveVariants(options.variants, { withLlm: options.languageModel !== undefined });
   // The confusable subset is always fixed from the baseline, even when the baseline is not asked for.
   const scored: BenchVariant[] = variants.some((v) => v.name === BASELINE_VARIANT) ? variants : [...resolveVariants([BASELINE_VARIANT]), ...variants];
   const only = options.conversations?.length ? new Set(options.conversations) : null;
@@ -87,8 +89,8 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
   const depth = Math.max(...options.ks, CONFUSABLE_K);
 
   const retrievalStarted = performance.now();
-  const perVariant = new Map<string, { rows: QuestionRetrieval[]; units: Map<string, MemoryUnit[]> }>(
-    scored.map((v) => [v.name, { rows: [], units: new Map() }]),
+  const perVariant = new Map<string, { rows: QuestionRetrieval[]; units: Map<string, MemoryUnit[]>; frameLlm?: NonNullable<VariantResult["frameLlm"]> }>(
+    scored.map((v) => [v.name, { rows: [], units: new Map(), ...(v.llmFrame ? { frameLlm: { calls: 0, promptTokens: 0, completionTokens: 0, failed: 0 } } : {}) }]),
   );
   const shuffles = new Map<string, (u: MemoryUnit) => MemoryUnit["context"]>();
   if (scored.some((v) => v.shuffleContext)) {
@@ -98,7 +100,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
     const sessions = prepared.sessionOfTurn.get(q.namespace)!;
     const evidenceTurnIds = q.evidence.filter((t) => sessions.has(t));
     for (const v of scored) {
-      const { hits } = await runRecall(memory, {
+      const { hits, frameRefinement } = await runRecall(memory, {
         namespace: q.namespace,
         query: q.question,
         k: depth,
@@ -106,8 +108,15 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
         queryVector: prepared.queryVectors.get(q.question)!,
         ...(q.questionDate ? { questionDate: q.questionDate } : {}),
         ...(v.shuffleContext ? { contextOverride: shuffles.get(q.namespace)! } : {}),
+        ...(v.llmFrame && options.languageModel ? { frameModel: options.languageModel } : {}),
       });
       const slot = perVariant.get(v.name)!;
+      if (slot.frameLlm && frameRefinement) {
+        slot.frameLlm.calls += frameRefinement.usage.calls;
+        slot.frameLlm.promptTokens += frameRefinement.usage.promptTokens;
+        slot.frameLlm.completionTokens += frameRefinement.usage.completionTokens;
+        if (frameRefinement.warning) slot.frameLlm.failed += 1;
+      }
       slot.units.set(q.id, hits.map((h) => h.unit));
       slot.rows.push({
         questionId: q.id,
@@ -140,6 +149,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
       retrieval: summarizeRetrieval(slot.rows, options.ks),
       tokensAtK,
       distraction: distractionMetrics(slot.rows, subset, CONFUSABLE_K),
+      ...(slot.frameLlm ? { frameLlm: slot.frameLlm } : {}),
     };
     if (options.languageModel) {
       result.qa = await answerAll(options.languageModel, v, questions, slot.units, options.qaLimit, options.onProgress);

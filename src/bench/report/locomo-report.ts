@@ -54,6 +54,10 @@ export function locomoTables(r: LocomoBenchResult): string {
       ),
     );
   } else if (r.qaSkipped) parts.push("", `QA skipped: ${r.qaSkipped}`);
+  for (const v of r.variants) {
+    if (v.frameLlm)
+      parts.push("", `${v.name}: ${v.frameLlm.calls} LLM frame calls, tokens in/out ${v.frameLlm.promptTokens}/${v.frameLlm.completionTokens}, ${v.frameLlm.failed} fell back to the rule frame.`);
+  }
   return parts.join("\n");
 }
 

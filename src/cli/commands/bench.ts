@@ -10,7 +10,7 @@ import { runLocomoBench } from "../../bench/locomo/run-locomo.js";
 import { locomoTables, writeLocomoReport } from "../../bench/report/locomo-report.js";
 import { runLongMemEvalBench } from "../../bench/longmemeval/run-longmemeval.js";
 import { longMemEvalTables, writeLongMemEvalReport } from "../../bench/report/longmemeval-report.js";
-import { VARIANTS } from "../../bench/variants.js";
+import { DEFAULT_VARIANTS, VARIANTS } from "../../bench/variants.js";
 import { prepareBench } from "../../bench/prepare-bench.js";
 import { measureRecallLatency, type LatencySummary } from "../../bench/latency/measure-recall-latency.js";
 import { createProgress } from "../progress.js";
@@ -47,7 +47,11 @@ function commonBenchOptions(cmd: Command, defaultKs: string): Command {
   return cmd
     .requiredOption("--data <file>", "benchmark data file")
     .option("--k <list>", "budgets K, comma-separated", defaultKs)
-    .option("--variants <list>", `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")})`, VARIANTS.map((v) => v.name).join(","))
+    .option(
+      "--variants <list>",
+      `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")}; ramem-llm-frame needs an LLM, so it runs only when named)`,
+      DEFAULT_VARIANTS.join(","),
+    )
     .option("--out <dir>", "where report.md, results.json and the plot go", "bench-out")
     .option("--cache <dir>", "ingested stores and query vectors, reused across runs", ".ramem-cache")
     .option(
