@@ -93,4 +93,22 @@ describe("appendTurns", () => {
     const [vector] = await memory.embedder.embed([added!.content]);
     assert.equal((await memory.store.searchDense("ns", vector!, 1))[0]?.id, r.unitIds[0]);
   });
+
+  it("two writers with separate locks (two processes) appending to one session lose no turn", async () => {
+    // Two Memory objects on one file hold separate locks, as two processes would; only the store's compare-and-swap keeps them apart.
+    const other = await openMemory({ db: join(dir, "a.db"), embedder: "hash", languageModel: null, env: {} });
+    try {
+      const writes = Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? other : memory).appendTurns({ namespace: "race", sessionId: "r", turns: [{ speaker: "Ann", text: `Line number ${i}.` }], startTime: "2023-01-01T10:00:00Z" }),
+      );
+      const reports = await Promise.all(writes);
+      assert.equal(reports.filter((r) => r.created).length, 1, "exactly one call created the session");
+      const units = await memory.list({ namespace: "race", sessionId: "r" });
+      assert.equal(units.length, 12);
+      assert.deepEqual(new Set(units.map((u) => /Line number (\d+)/.exec(u.content)![1])), new Set(Array.from({ length: 12 }, (_, i) => String(i))));
+      assert.equal(new Set(units.flatMap((u) => u.provenance.turnIds)).size, 12, "every turn got its own id");
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { UnitRecord } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
 import { embedAll, ingestSessions, type IngestDeps } from "./ingest-sessions.js";
 import { sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns.js";
+import { retrySessionChange } from "./retry-session-change.js";
 
 export type AppendTurnsRequest = SessionTurnsRequest;
 
@@ -35,15 +36,21 @@ export interface AppendTurnsReport {
  * already has is refused. Everything is checked before the first write, and
  * the write is one replaceSession, so bad input never leaves part of a call.
  *
- * Reads then writes the session: callers serialise per namespace (Memory does).
+ * Reads then writes the session with a compare-and-swap (replaceSession's
+ * expectedHash), redone when another writer — another process, too — changed
+ * the session in between, so concurrent appends never lose each other's turns.
  */
-export async function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, options: { now?: Date } = {}): Promise<AppendTurnsReport> {
+export function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, options: { now?: Date } = {}): Promise<AppendTurnsReport> {
   const now = options.now ?? new Date();
+  return retrySessionChange(() => appendOnce(deps, request, now));
+}
+
+async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Date): Promise<AppendTurnsReport> {
   const { namespace, sessionId } = request;
   const stored = await deps.store.getSession(namespace, sessionId);
   if (!stored) {
     const session = sessionFromTurns(request, { now });
-    const report = await ingestSessions(deps, [session]);
+    const report = await ingestSessions(deps, [session], { mustBeNew: true });
     const turnIds = session.turns.map((t) => t.id);
     const units = await deps.store.listUnits(namespace, { sessionId });
     return {
@@ -95,7 +102,7 @@ export async function appendTurns(deps: IngestDeps, request: AppendTurnsRequest,
     .update(JSON.stringify(added))
     .update(`\u0000${deps.anchorer.id}\u0000${deps.embedder.id}`)
     .digest("hex");
-  await deps.store.replaceSession(session, hash, records);
+  await deps.store.replaceSession(session, hash, records, { expectedHash: stored.contentHash });
   return {
     namespace,
     sessionId,

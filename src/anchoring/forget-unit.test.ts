@@ -6,6 +6,16 @@ import { join } from "node:path";
 import { openMemory } from "../open-memory.js";
 import type { Memory } from "../memory.js";
 import { forgetUnit } from "./forget-unit.js";
+import type { SessionWithTurns } from "../model/conversation.js";
+
+/** A session of one namespace at 10:00 on 1 Jan 2023; turns are [id, speaker, text]. */
+function chat(namespace: string, id: string, turns: Array<[string, string, string]>): SessionWithTurns {
+  const start = "2023-01-01T10:00:00.000Z";
+  return {
+    session: { id, namespace, startTime: start, endTime: start, participants: [...new Set(turns.map(([, speaker]) => speaker))] },
+    turns: turns.map(([tid, speaker, text]) => ({ id: tid, speaker, text })),
+  };
+}
 
 describe("forgetUnit", () => {
   let dir: string;
@@ -14,16 +24,13 @@ describe("forgetUnit", () => {
     dir = mkdtempSync(join(tmpdir(), "ramem-forget-"));
     memory = await openMemory({ db: join(dir, "f.db"), embedder: "hash", languageModel: null, env: {} });
     await memory.ingest([
-      {
-        session: { id: "s", namespace: "ns", startTime: "2023-01-01T10:00:00.000Z", endTime: "2023-01-01T10:00:00.000Z", participants: ["Ann", "Bob"] },
-        turns: [
-          { id: "1", speaker: "Ann", text: "Good morning." },
-          { id: "2", speaker: "Bob", text: "My bank PIN is 4729, keep it quiet." },
-          { id: "3", speaker: "Ann", text: "Noted, see you at lunch." },
-          { id: "4", speaker: "Bob", text: "Lunch at noon then." },
-        ],
-      },
-      { session: { id: "other", namespace: "other", startTime: "2023-01-01T10:00:00.000Z", endTime: "2023-01-01T10:00:00.000Z", participants: ["Zed"] }, turns: [{ id: "1", speaker: "Zed", text: "Elsewhere." }] },
+      chat("ns", "s", [
+        ["1", "Ann", "Good morning."],
+        ["2", "Bob", "My bank PIN is 4729, keep it quiet."],
+        ["3", "Ann", "Noted, see you at lunch."],
+        ["4", "Bob", "Lunch at noon then."],
+      ]),
+      chat("other", "other", [["1", "Zed", "Elsewhere."]]),
     ]);
   });
   after(async () => {
@@ -51,5 +58,41 @@ describe("forgetUnit", () => {
     assert.equal(await forgetUnit(memory, "ns", z!.id), false);
     assert.equal(await forgetUnit(memory, "ns", "u_missing"), false);
     assert.equal((await memory.list({ namespace: "other" })).length, 1);
+  });
+
+  it("an append by another writer between the forget's read and its write is kept: the forget is redone on the new session", async () => {
+    await memory.ingest([
+      chat("ns2", "busy", [
+        ["1", "Ann", "Morning."],
+        ["2", "Bob", "The door code is 5511."],
+        ["3", "Ann", "Got it."],
+      ]),
+    ]);
+    const other = await openMemory({ db: join(dir, "f.db"), embedder: "hash", languageModel: null, env: {} });
+    try {
+      const secret = (await memory.list({ namespace: "ns2" })).find((u) => u.provenance.turnIds[0] === "2")!;
+      let interfered = false;
+      // Another process appends right after the forget has read the session (it reads vectors next).
+      const store = new Proxy(memory.store, {
+        get(target, key) {
+          if (key === "getUnitEmbeddings" && !interfered) {
+            return async (ns: string, ids: readonly string[]) => {
+              interfered = true;
+              await other.appendTurns({ namespace: "ns2", sessionId: "busy", turns: [{ speaker: "Bob", text: "Lunch at one." }] });
+              return target.getUnitEmbeddings(ns, ids);
+            };
+          }
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      assert.equal(await forgetUnit({ store, embedder: memory.embedder }, "ns2", secret.id), true);
+      assert.ok(interfered);
+      const after = await memory.list({ namespace: "ns2" });
+      assert.deepEqual(after.map((u) => u.provenance.turnIds[0]), ["1", "3", "busy:4"]);
+      assert.ok(after.every((u) => !/5511/.test(`${u.content} ${u.cue}`)));
+    } finally {
+      await other.close();
+    }
   });
 });

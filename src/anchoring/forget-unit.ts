@@ -1,5 +1,6 @@
 import type { IngestDeps } from "./ingest-sessions.js";
 import { embedAll } from "./ingest-sessions.js";
+import { retrySessionChange } from "./retry-session-change.js";
 
 /**
  * Deletes one unit so that its words are gone too. Anchoring cues each unit
@@ -8,20 +9,26 @@ import { embedAll } from "./ingest-sessions.js";
  * searchable and exported through them. The neighbours' cues are cleared and
  * the session is written back in one transaction, every kept unit with its
  * stored vector (cues are not embedded); without such a cue the unit is just
- * deleted. Reads then writes the session: callers serialise per namespace
- * (Memory does).
+ * deleted. Reads then writes the session with a compare-and-swap, redone
+ * when another writer (another process, too) changed the session meanwhile.
  *
  * Returns false when the namespace has no such unit.
  */
-export async function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string): Promise<boolean> {
+export function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string): Promise<boolean> {
+  return retrySessionChange(() => forgetOnce(deps, namespace, unitId));
+}
+
+async function forgetOnce(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string): Promise<boolean> {
   const { store } = deps;
   const [unit] = await store.getUnits(namespace, [unitId]);
   if (!unit) return false;
   const sessionId = unit.provenance.sessionId;
+  // The hash before the units: a writer that commits in between changes the hash, so the write below is refused and redone.
+  const session = await store.getSession(namespace, sessionId);
   const units = await store.listUnits(namespace, { sessionId });
   const at = units.findIndex((u) => u.id === unitId);
+  if (at < 0) return false;
   const neighbours = new Set([units[at - 1]?.id, units[at + 1]?.id].filter((id): id is string => id !== undefined));
-  const session = await store.getSession(namespace, sessionId);
   if (!session || !units.some((u) => neighbours.has(u.id) && u.cue !== "")) return store.deleteUnit(namespace, unitId);
   const kept = units.filter((u) => u.id !== unitId).map((u) => (neighbours.has(u.id) ? { ...u, cue: "" } : u));
   const vectors = await store.getUnitEmbeddings(namespace, kept.map((u) => u.id));
@@ -29,6 +36,6 @@ export async function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, n
   // A store that lost a vector gets it back the way ingest made it: from the content.
   (await embedAll(deps.embedder, missing.map((u) => u.content))).forEach((v, i) => vectors.set(missing[i]!.id, v));
   const { contentHash, unitCount: _n, ...plain } = session;
-  await store.replaceSession(plain, contentHash, kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })));
+  await store.replaceSession(plain, contentHash, kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })), { expectedHash: contentHash });
   return true;
 }

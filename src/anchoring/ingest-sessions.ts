@@ -40,7 +40,12 @@ export interface IngestDeps {
 export async function ingestSessions(
   deps: IngestDeps,
   input: readonly SessionWithTurns[],
-  options: { onProgress?: (p: IngestProgress) => void; force?: boolean } = {},
+  options: {
+    onProgress?: (p: IngestProgress) => void;
+    force?: boolean;
+    /** Write only sessions that do not exist yet (SESSION_CHANGED otherwise): append's create path. */
+    mustBeNew?: boolean;
+  } = {},
 ): Promise<IngestReport> {
   const started = performance.now();
   const sessions = input.map((s, i) => validate(s, i));
@@ -76,7 +81,7 @@ export async function ingestSessions(
       }
       const vectors = await embedAll(deps.embedder, anchored.units.map((u) => u.content));
       const records: UnitRecord[] = anchored.units.map((unit, i) => ({ unit, embedding: vectors[i]! }));
-      await deps.store.replaceSession(s.session, hash, records);
+      await deps.store.replaceSession(s.session, hash, records, options.mustBeNew ? { expectedHash: null } : {});
       report.unitsWritten += records.length;
       progress.unitsWritten += records.length;
     }

@@ -72,3 +72,16 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: str
   const path = issue?.path.map(String).join(".") || "(root)";
   throw new RamemError(code, `${path}: ${issue?.message ?? "invalid"}`, { where });
 }
+
+/**
+ * The compare-and-swap refusal of replaceSession (see contract.ts), the same
+ * for every dialect: `found` is the stored hash, null when the session is gone.
+ */
+export function checkExpectedHash(where: string, expected: string | null | undefined, found: string | null): void {
+  if (expected === undefined || expected === found) return;
+  throw new RamemError(
+    "SESSION_CHANGED",
+    expected === null ? "the session was created by another writer meanwhile" : found === null ? "the session was deleted meanwhile" : "the session was changed by another writer meanwhile",
+    { where, hint: "read the session again and redo the change; nothing of this call was written" },
+  );
+}

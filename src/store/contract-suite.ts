@@ -96,6 +96,42 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
         });
       });
 
+      it("compare-and-swap: writes only over the expected hash (null: only a new session), else SESSION_CHANGED and nothing written", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          const first = makeRecords(s, 2);
+          await store.replaceSession(s, "h1", first, { expectedHash: null });
+          await assert.rejects(store.replaceSession(s, "h-dup", makeRecords(s, 1), { expectedHash: null }), isRamemError("SESSION_CHANGED"));
+          await assert.rejects(store.replaceSession(s, "h-stale", makeRecords(s, 1), { expectedHash: "h0" }), isRamemError("SESSION_CHANGED"));
+          assert.equal((await store.getSession(s.namespace, s.id))?.contentHash, "h1");
+          assert.deepEqual(ids(await store.listUnits(s.namespace)), unitIds(first));
+          const second = [...first, makeRecord(s, 2)];
+          await store.replaceSession(s, "h2", second, { expectedHash: "h1" });
+          assert.deepEqual(ids(await store.listUnits(s.namespace)), unitIds(second));
+          await store.deleteSession(s.namespace, s.id);
+          await assert.rejects(store.replaceSession(s, "h3", first, { expectedHash: "h2" }), isRamemError("SESSION_CHANGED"));
+          assert.equal(await store.getSession(s.namespace, s.id), null);
+        });
+      });
+
+      it("compare-and-swap under concurrency: of two writers over the same hash exactly one wins", async () => {
+        await withStore(async (store) => {
+          const s = makeSession();
+          await store.replaceSession(s, "h1", makeRecords(s, 1));
+          const a = [...makeRecords(s, 1), makeRecord(s, 7)];
+          const b = [...makeRecords(s, 1), makeRecord(s, 8)];
+          const results = await Promise.allSettled([
+            store.replaceSession(s, "ha", a, { expectedHash: "h1" }),
+            store.replaceSession(s, "hb", b, { expectedHash: "h1" }),
+          ]);
+          assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+          const lost = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+          assert.ok(lost.reason instanceof RamemError && lost.reason.code === "SESSION_CHANGED");
+          const won = (await store.getSession(s.namespace, s.id))!.contentHash;
+          assert.deepEqual(ids(await store.listUnits(s.namespace)), unitIds(won === "ha" ? a : b));
+        });
+      });
+
       it("replaces: afterwards the store holds exactly the new units", async () => {
         await withStore(async (store) => {
           const s = makeSession();

@@ -32,6 +32,11 @@ export interface UnitFilter {
   offset?: number;
 }
 
+export interface ReplaceSessionOptions {
+  /** Write only if the stored session's contentHash is this (null: only if there is no such session). */
+  expectedHash?: string | null;
+}
+
 export interface StoreStats {
   namespaces: number;
   sessions: number;
@@ -68,8 +73,15 @@ export interface MemoryStore {
    * session span names another session (SESSION_MISMATCH), two units with one
    * id (DUPLICATE_UNIT), a unit id owned by another session (UNIT_ID_CONFLICT),
    * an embedding of the wrong size.
+   *
+   * `options.expectedHash` makes it a compare-and-swap for read-modify-write
+   * callers (append, forget): the write happens only if the session's stored
+   * hash is still that value (null: the session must not exist yet), checked
+   * inside the same transaction, else SESSION_CHANGED and nothing is written.
+   * That is what keeps two processes appending to one session from losing
+   * either's turns; the caller re-reads and tries again.
    */
-  replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void>;
+  replaceSession(session: Session, contentHash: string, units: UnitRecord[], options?: ReplaceSessionOptions): Promise<void>;
 
   /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
   getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;

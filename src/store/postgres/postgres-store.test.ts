@@ -9,6 +9,8 @@ import type { DenseSearchInfo } from "./dense-search.js";
 import { openPostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import { Memory } from "../../memory.js";
+import { createHashEmbedder } from "../../providers/hash-embedder.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { createTsRankLexical } from "./lexical/ts-rank-lexical.js";
 
@@ -244,6 +246,16 @@ describeWithPostgres("postgres store", (url) => {
     );
   });
 
+  /** Closes handles sharing one schema (not dropping it on close), drops the schema, then closes the last. */
+  async function closeAndDrop(handles: MemoryStore[], schema: string): Promise<void> {
+    for (const h of handles.slice(1)) await h.close();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+    await c.end();
+    await handles[0]!.close();
+  }
+
   it("concurrent ingest from several connections neither loses nor duplicates units", async () => {
     const schema = uniqueSchema();
     const writers = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url, { schema, maxConnections: 2 })));
@@ -274,12 +286,26 @@ describeWithPostgres("postgres store", (url) => {
       assert.equal((await reader.searchDense("shared", seededVector("q"), 1000)).length, expected);
       assert.equal((await reader.searchLexical("shared", ["ordinary"], 1000)).length, expected);
     } finally {
-      for (const w of writers.slice(1)) await w.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await c.end();
-      await writers[0]!.close();
+      await closeAndDrop(writers, schema);
+    }
+  });
+
+  it("appends to one session from several connections (processes, each with its own lock) lose no turn", async () => {
+    const schema = uniqueSchema();
+    const stores = await Promise.all(Array.from({ length: 3 }, () => openPostgresStore(url, { schema, maxConnections: 2 })));
+    const memories = stores.map((store) => new Memory({ store, embedder: createHashEmbedder() }));
+    try {
+      const calls = Array.from({ length: 15 }, (_, i) =>
+        memories[i % 3]!.appendTurns({ namespace: "race", sessionId: "r", turns: [{ speaker: "Ann", text: `Line number ${i}.` }], startTime: "2023-01-01T10:00:00Z" }),
+      );
+      const reports = await Promise.all(calls);
+      assert.equal(reports.filter((r) => r.created).length, 1);
+      const units = await stores[0]!.listUnits("race", { sessionId: "r" });
+      assert.equal(units.length, 15);
+      assert.equal(new Set(units.flatMap((u) => u.provenance.turnIds)).size, 15);
+      assert.equal((await stores[0]!.getSession("race", "r"))?.unitCount, 15);
+    } finally {
+      await closeAndDrop(stores, schema);
     }
   });
 

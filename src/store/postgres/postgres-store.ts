@@ -4,7 +4,7 @@ import { toSql } from "pgvector/pg";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
@@ -12,7 +12,7 @@ import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
-import { checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
+import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -178,7 +178,7 @@ class PostgresStore implements MemoryStore {
     return rows.map(toStoredSession);
   }
 
-  async replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void> {
+  async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
     this.assertOpen();
     const checked = parseSessionRecords(session, units);
     const { session: s, where } = checked;
@@ -193,6 +193,12 @@ class PostgresStore implements MemoryStore {
 
     try {
       await this.tx(async (c) => {
+        // One writer per session at a time, whether or not its row exists yet
+        // (a row lock cannot cover a session that is being created): the hash
+        // read next is then the one the write replaces.
+        await c.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [s.namespace, s.id]);
+        const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [s.namespace, s.id]);
+        checkExpectedHash(where, options.expectedHash, found.rows[0]?.content_hash ?? null);
         // The session row is written first: its row lock serialises concurrent
         // replaces of one session, so the DELETE below (a new snapshot under
         // READ COMMITTED) sees the units an earlier writer committed.

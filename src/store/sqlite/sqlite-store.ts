@@ -4,11 +4,11 @@ import * as sqliteVec from "sqlite-vec";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
-import { checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
+import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -158,7 +158,7 @@ class SqliteStore implements MemoryStore {
     return rows.map(toStoredSession);
   }
 
-  async replaceSession(session: Session, contentHash: string, units: UnitRecord[]): Promise<void> {
+  async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
     this.assertWritable();
     const checked = parseSessionRecords(session, units);
     checkRecordEmbeddings(checked, checked.records.length ? this.binding() : null, this.location);
@@ -169,6 +169,9 @@ class SqliteStore implements MemoryStore {
     try {
       this.db
         .transaction(() => {
+          // IMMEDIATE: the write lock is held from here, so no other process can change the session between this read and the write.
+          const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(s.namespace, s.id) as string | undefined;
+          checkExpectedHash(where, options.expectedHash, found ?? null);
           this.deleteSessionUnits(s.namespace, s.id);
           this.stmt(
             `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
