@@ -10,6 +10,7 @@
 // sessions BM25 over whole sessions added to each candidate (not adopted);
 // prf      pseudo-relevance feedback as a third lexical channel (not adopted);
 // d1cat    D@1 and rank gap per category;
+// STORE=<file.db> runs on another SQLite copy of the store (e.g. one whose cues were expanded);
 // aggregate episode support switched off for multi-hop (oracle) or list-like questions (not adopted).
 import { stemmer } from "stemmer";
 import { prepareBench } from "../src/bench/prepare-bench.js";
@@ -26,7 +27,7 @@ import { renderEvidence } from "../src/synthesis/render-evidence.js";
 import { lexicalTerms } from "../src/language/text.js";
 
 const embedder = await createUseLiteEmbedder();
-const prepared = await prepareBench({ dataPath: "../shared/datasets/locomo/locomo10.json", format: "locomo", cacheDir: ".ramem-cache", embedder, anchorer: createRuleAnchorer() });
+const prepared = await prepareBench({ dataPath: "../shared/datasets/locomo/locomo10.json", format: "locomo", cacheDir: ".ramem-cache", embedder, anchorer: createRuleAnchorer(), ...(process.env.STORE ? { store: process.env.STORE } : {}) });
 const store = prepared.memory.store;
 const deps = { store, embedder };
 const unitById = new Map<string, MemoryUnit>();
