@@ -11,6 +11,8 @@ import {
   providerConfigFromEnv,
 } from "./providers/openai-compatible/index.js";
 import { RamemError } from "./model/errors.js";
+import type { Anchorer } from "./anchoring/anchorer.js";
+import { createLlmAnchorer } from "./anchoring/llm-anchorer.js";
 
 export type EmbedderName = "use-lite" | "hash" | "openai";
 export const EMBEDDER_NAMES: readonly EmbedderName[] = ["use-lite", "hash", "openai"];
@@ -23,9 +25,20 @@ export interface OpenMemoryOptions {
   /** Default: "openai" when RAMEM_EMBEDDINGS_MODEL is set, else the offline "use-lite". */
   embedder?: EmbedderName | Embedder;
   languageModel?: LanguageModel | null;
+  /**
+   * How turns become memory units: "rule" (default, offline) or "llm" (the
+   * configured language model restates each window of turns, falling back to
+   * the rules per window; needs a language model), or an Anchorer of your own.
+   */
+  anchorer?: AnchorerName | Anchorer;
+  /** With anchorer "llm": each window that fell back to the rules, as it happens. */
+  onAnchorWarning?: (message: string) => void;
   defaultNamespace?: string;
   env?: NodeJS.ProcessEnv;
 }
+
+export type AnchorerName = "rule" | "llm";
+export const ANCHORER_NAMES: readonly AnchorerName[] = ["rule", "llm"];
 
 /** Opens a Memory on the embedded default (one SQLite file, offline embedder) unless told otherwise. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memory> {
@@ -38,12 +51,25 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memor
     typeof options.embedder === "object" ? options.embedder : await resolveEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env);
   const languageModel =
     options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
+  const anchorer = typeof options.anchorer === "object" ? options.anchorer : resolveAnchorer(options.anchorer ?? "rule", languageModel, options.onAnchorWarning);
   return new Memory({
     store,
     embedder,
+    ...(anchorer ? { anchorer } : {}),
     ...(languageModel ? { languageModel } : {}),
     ...(options.defaultNamespace ? { defaultNamespace: options.defaultNamespace } : {}),
   });
+}
+
+/** undefined: Memory's default (the rule anchorer). */
+function resolveAnchorer(name: AnchorerName, model: LanguageModel | undefined, onWarning?: (message: string) => void): Anchorer | undefined {
+  if (name === "rule") return undefined;
+  if (name !== "llm") throw new RamemError("BAD_ANCHORER", `unknown anchorer "${String(name)}"`, { hint: `use one of ${ANCHORER_NAMES.join(", ")}` });
+  if (!model)
+    throw new RamemError("NO_LLM", "the llm anchorer needs a language model, and none is configured", {
+      hint: "set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL (and RAMEM_LLM_API_KEY if the server needs one), or use the rule anchorer",
+    });
+  return createLlmAnchorer({ model, ...(onWarning ? { onWarning } : {}) });
 }
 
 function embedderNameOf(id: string | null): EmbedderName | null {

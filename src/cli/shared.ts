@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { openMemory, EMBEDDER_NAMES, type EmbedderName } from "../open-memory.js";
+import { openMemory, EMBEDDER_NAMES, type AnchorerName, type EmbedderName } from "../open-memory.js";
 import type { Memory } from "../memory.js";
 import { RamemError } from "../model/errors.js";
 import { openStore } from "../store/open-store.js";
@@ -27,11 +27,19 @@ export function addStoreOptions(cmd: Command, { json = true }: { json?: boolean 
   return json ? cmd.option("--json", "machine-readable output on stdout") : cmd;
 }
 
-/** `mustExist`: the command only reads, so a SQLite path holding no store is an error, not a new empty file. */
-export async function openFromOptions(opts: CommonOptions, open: { mustExist?: boolean } = {}): Promise<Memory> {
-  const store = await openStore(resolveStoreLocation(opts), open);
+/**
+ * `mustExist`: the command only reads, so a SQLite path holding no store is an
+ * error, not a new empty file. `anchorer`: how a writing command anchors turns.
+ */
+export async function openFromOptions(opts: CommonOptions, open: { mustExist?: boolean; anchorer?: AnchorerName } = {}): Promise<Memory> {
+  const store = await openStore(resolveStoreLocation(opts), open.mustExist ? { mustExist: true } : {});
   try {
-    return await openMemory({ store, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}) });
+    return await openMemory({
+      store,
+      ...(opts.embedder ? { embedder: opts.embedder } : {}),
+      ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}),
+      ...(open.anchorer ? { anchorer: open.anchorer } : {}),
+    });
   } catch (err) {
     await store.close();
     throw err;

@@ -1,6 +1,9 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
+import { createLlmAnchorer } from "../../anchoring/llm-anchorer.js";
+import type { Anchorer } from "../../anchoring/anchorer.js";
+import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
 import { createUseLiteEmbedder } from "../../providers/use-lite/use-lite-embedder.js";
 import { createHashEmbedder } from "../../providers/hash-embedder.js";
 import { createOpenAICompatibleLanguageModel, providerConfigFromEnv } from "../../providers/openai-compatible/index.js";
@@ -28,6 +31,18 @@ interface BenchCliOptions {
   conversations?: string;
   quiet?: boolean;
   store?: string;
+  anchorer: AnchorerName;
+}
+
+/** The bench's anchorer: the rules, or the configured LLM (its store is cached apart, under its own id). */
+function anchorerFor(name: AnchorerName): Anchorer {
+  if (name === "rule") return createRuleAnchorer();
+  const llm = providerConfigFromEnv().llm;
+  if (!llm)
+    throw new RamemError("NO_LLM", "--anchorer llm needs a language model, and none is configured", {
+      hint: "set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL, or use --anchorer rule",
+    });
+  return createLlmAnchorer({ model: createOpenAICompatibleLanguageModel(llm) });
 }
 
 function parseKs(raw: string): number[] {
@@ -59,6 +74,11 @@ function commonBenchOptions(cmd: Command, defaultKs: string): Command {
       "ingest into this store instead of the SQLite cache: a postgres:// URL (a schema per data set unless ?schema= names one) or a SQLite file",
     )
     .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
+    .addOption(
+      new Option("--anchorer <name>", "rule (default, offline) or llm (RAMEM_LLM_*: the LLM restates windows of turns; ingested into its own cache)")
+        .choices([...ANCHORER_NAMES])
+        .default("rule"),
+    )
     .option("--json", "print results.json to stdout instead of the tables")
     .option("--quiet", "no progress output");
 }
@@ -86,7 +106,7 @@ export function benchCommand(): Command {
             variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
             cacheDir: opts.cache,
             embedder: await embedderFor(opts.embedder),
-            anchorer: createRuleAnchorer(),
+            anchorer: anchorerFor(opts.anchorer),
             ...(llmConfig ? { languageModel: createOpenAICompatibleLanguageModel(llmConfig) } : {}),
             ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
             ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
@@ -123,7 +143,7 @@ export function benchCommand(): Command {
             variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
             cacheDir: opts.cache,
             embedder: await embedderFor(opts.embedder),
-            anchorer: createRuleAnchorer(),
+            anchorer: anchorerFor(opts.anchorer),
             ...(opts.limit ? { limit: opts.limit } : {}),
             ...(opts.store ? { store: opts.store } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),

@@ -2,9 +2,11 @@ import { Command, Option } from "commander";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
 import { createProgress } from "../progress.js";
 import { readConversationFile, type FormatName } from "../../formats/conversation-file.js";
+import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
 
 interface IngestOptions extends CommonOptions {
   format: FormatName | "auto";
+  anchorer: AnchorerName;
   force?: boolean;
   quiet?: boolean;
 }
@@ -19,6 +21,11 @@ export function ingestCommand(): Command {
       .argument("<file>", "conversation file (native JSON/JSONL, LoCoMo, or LongMemEval)")
       .addOption(new Option("--format <format>", "input format").choices(["auto", "native", "locomo", "longmemeval"]).default("auto"))
       .option("--namespace <ns>", "store everything in this namespace (default: the file's own, e.g. LoCoMo sample_id)")
+      .addOption(
+        new Option("--anchorer <name>", "rule: offline restatement per turn; llm: the configured LLM (RAMEM_LLM_*) restates windows of turns, falling back to the rules per window")
+          .choices([...ANCHORER_NAMES])
+          .default("rule"),
+      )
       .option("--force", "re-anchor and rewrite sessions even when unchanged")
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>
@@ -28,7 +35,7 @@ export function ingestCommand(): Command {
         ...(opts.namespace ? { namespace: opts.namespace } : {}),
       });
       const sessions = conversations.flatMap((c) => c.sessions);
-      const memory = await openFromOptions(opts);
+      const memory = await openFromOptions(opts, { anchorer: opts.anchorer });
       const progress = createProgress("turns", { quiet: opts.quiet || false });
       try {
         const result = await memory.ingest(sessions, {
@@ -44,7 +51,8 @@ export function ingestCommand(): Command {
           process.stdout.write(
             `ingested ${result.sessions} sessions (${result.sessionsUnchanged} unchanged), ${result.turns} turns → ${result.unitsWritten} units written ` +
               `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s)\n` +
-              `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n`,
+              `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n` +
+              (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : ""),
           );
           for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) process.stderr.write(`warning: ${w}\n`);
         }
