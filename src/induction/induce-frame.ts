@@ -4,7 +4,7 @@
  * thresholds are in README.md beside this file. No model calls: it runs once
  * per benchmark question and must stay in the low milliseconds.
  */
-import { ACTIVATION_CONFIDENCE, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
+import { ACTIVATION_CONFIDENCE, isFrameActive, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
 import { describeInterval, type TimeInterval } from "../model/time.js";
 import { induceDateCondition } from "./date-condition.js";
 import { findEventAnchor } from "./event-anchor.js";
@@ -145,6 +145,6 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
     if (/[\p{L}\p{N}]/u.test(rest)) need = rest;
   }
 
-  const active = [time, participants, location, entities].some((c) => c !== null && c.confidence >= ACTIVATION_CONFIDENCE);
+  const active = isFrameActive({ time, participants, location, entities });
   return { need, time, participants, location, entities, asksFor, active, notes };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { LanguageModel } from "../providers/language-model.js";
-import { ACTIVATION_CONFIDENCE, TimeRelation, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
+import { isFrameActive, isReliable, TimeRelation, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
 import { describeInterval, Granularity, intervalsOverlap, TimeInterval } from "../model/time.js";
 
 /**
@@ -91,7 +91,6 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
   const source = `grounded by ${ctx.model.id}`;
   const notes: string[] = [];
   const added: FrameRefinement["added"] = [];
-  const inactive = (c: { confidence: number } | null) => c === null || c.confidence < ACTIVATION_CONFIDENCE;
 
   let time: TimeCondition | null = frame.time;
   if (parsed.time) {
@@ -99,8 +98,8 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
     if (!window.success) notes.push(`LLM time '${parsed.time.evidence}' ignored: not a valid interval`);
     else if (ctx.history && parsed.time.relation === "during" && !intervalsOverlap(window.data, ctx.history))
       notes.push(`LLM time '${parsed.time.evidence}' ignored: ${describeInterval(window.data)} is outside the history`);
-    else if (!inactive(frame.time)) {
-      if (!intervalsOverlap(window.data, frame.time!.window)) notes.push(`LLM read '${parsed.time.evidence}' as ${describeInterval(window.data)}; the rule grounding is kept`);
+    else if (isReliable(frame.time)) {
+      if (!intervalsOverlap(window.data, frame.time.window)) notes.push(`LLM read '${parsed.time.evidence}' as ${describeInterval(window.data)}; the rule grounding is kept`);
     } else {
       time = { relation: parsed.time.relation, window: window.data, evidence: parsed.time.evidence, confidence: LLM_CONDITION_CONFIDENCE, note: source };
       added.push("time");
@@ -108,7 +107,7 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
   }
 
   let participants: NamesCondition | null = frame.participants;
-  if (inactive(frame.participants) && parsed.participants?.length) {
+  if (!isReliable(frame.participants) && parsed.participants?.length) {
     const known = new Map(ctx.knownPeople.map((p) => [p.toLowerCase(), p]));
     const names = [...new Set(parsed.participants.map((p) => known.get(p.trim().toLowerCase())).filter((p): p is string => p !== undefined))];
     const unknown = parsed.participants.filter((p) => !known.has(p.trim().toLowerCase()));
@@ -121,7 +120,7 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
 
   let location: NamesCondition | null = frame.location;
   const place = parsed.location?.trim();
-  if (inactive(frame.location) && place) {
+  if (!isReliable(frame.location) && place) {
     if (query.toLowerCase().includes(place.toLowerCase())) {
       location = { names: [place], evidence: place, confidence: LLM_CONDITION_CONFIDENCE, note: source };
       added.push("location");
@@ -130,9 +129,8 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
 
   const need = added.length && parsed.need?.trim() ? parsed.need.trim() : frame.need;
   notes.push(added.length ? `LLM (${ctx.model.id}) added: ${added.join(", ")}` : `LLM (${ctx.model.id}) added nothing`);
-  const refined: RecallFrame = { ...frame, need, time, participants, location, notes: [...frame.notes, ...notes] };
-  refined.active = [refined.time, refined.participants, refined.location, refined.entities].some((c) => c !== null && c.confidence >= ACTIVATION_CONFIDENCE);
-  return { frame: refined, added, usage };
+  const active = isFrameActive({ time, participants, location, entities: frame.entities });
+  return { frame: { ...frame, need, time, participants, location, active, notes: [...frame.notes, ...notes] }, added, usage };
 
   function failed(reason: string): FrameRefinement {
     const warning = `LLM frame refinement failed (${reason}); the rule frame is used`;

@@ -66,3 +66,13 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   active: false,
   notes,
 });
+
+/** A condition grounded reliably enough to be used (at or above ACTIVATION_CONFIDENCE). */
+export function isReliable<T extends { confidence: number }>(condition: T | null): condition is T {
+  return condition !== null && condition.confidence >= ACTIVATION_CONFIDENCE;
+}
+
+/** A frame is active when any of its conditions is reliable. */
+export function isFrameActive(frame: Pick<RecallFrame, "time" | "participants" | "location" | "entities">): boolean {
+  return [frame.time, frame.participants, frame.location, frame.entities].some(isReliable);
+}

@@ -1,6 +1,6 @@
 import type { EpisodicContext } from "../model/memory-unit.js";
 import type { RecallFrame, TimeCondition } from "../model/recall-frame.js";
-import { ACTIVATION_CONFIDENCE } from "../model/recall-frame.js";
+import { isReliable } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
 
 export interface ContextMatch {
@@ -22,24 +22,23 @@ export interface MatchOptions {
  */
 export function matchContext(context: EpisodicContext, frame: RecallFrame, options: MatchOptions): ContextMatch {
   const met: string[] = [];
-  const active = <T extends { confidence: number }>(c: T | null): c is T => c !== null && c.confidence >= ACTIVATION_CONFIDENCE;
 
-  if (active(frame.time)) {
+  if (isReliable(frame.time)) {
     const why = matchTime(context, frame.time, options);
     if (!why) return { ok: false, met };
     met.push(why);
   }
-  if (active(frame.participants)) {
+  if (isReliable(frame.participants)) {
     const who = frame.participants.names.find((n) => isSubject(context, n));
     if (!who) return { ok: false, met };
     met.push(`about ${who}`);
   }
-  if (active(frame.location)) {
+  if (isReliable(frame.location)) {
     const where = frame.location.names.find((n) => sameName(context.location, n) || context.entities.some((e) => sameName(e, n)));
     if (!where) return { ok: false, met };
     met.push(`at ${where}`);
   }
-  if (active(frame.entities)) {
+  if (isReliable(frame.entities)) {
     const what = frame.entities.names.find((n) => context.entities.some((e) => sameName(e, n)));
     if (!what) return { ok: false, met };
     met.push(`mentions ${what}`);

@@ -1,5 +1,5 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
-import { ACTIVATION_CONFIDENCE, type RecallFrame } from "../model/recall-frame.js";
+import { isReliable, type RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
 import { asksQuestion } from "./asks-question.js";
 import { matchContext } from "./context-match.js";
@@ -205,7 +205,7 @@ function answerAware(
  */
 function needTerms(query: string, frame: RecallFrame | null): Set<string> {
   const terms = stemmedTerms(query);
-  const people = frame?.participants && frame.participants.confidence >= ACTIVATION_CONFIDENCE ? frame.participants.names : [];
+  const people = frame && isReliable(frame.participants) ? frame.participants.names : [];
   for (const name of people) for (const t of stemmedTerms(name)) terms.delete(t);
   return terms;
 }
