@@ -13,6 +13,7 @@ import {
 import { RamemError } from "./model/errors.js";
 import type { Anchorer } from "./anchoring/anchorer.js";
 import { createLlmAnchorer } from "./anchoring/llm-anchorer.js";
+import { createRuleAnchorer } from "./anchoring/rule-anchorer.js";
 
 export type EmbedderName = "use-lite" | "hash" | "openai";
 export const EMBEDDER_NAMES: readonly EmbedderName[] = ["use-lite", "hash", "openai"];
@@ -51,19 +52,19 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memor
     typeof options.embedder === "object" ? options.embedder : await resolveEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env);
   const languageModel =
     options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
-  const anchorer = typeof options.anchorer === "object" ? options.anchorer : resolveAnchorer(options.anchorer ?? "rule", languageModel, options.onAnchorWarning);
+  const anchorer = typeof options.anchorer === "object" ? options.anchorer : createAnchorer(options.anchorer ?? "rule", languageModel, options.onAnchorWarning);
   return new Memory({
     store,
     embedder,
-    ...(anchorer ? { anchorer } : {}),
+    anchorer,
     ...(languageModel ? { languageModel } : {}),
     ...(options.defaultNamespace ? { defaultNamespace: options.defaultNamespace } : {}),
   });
 }
 
-/** undefined: Memory's default (the rule anchorer). */
-function resolveAnchorer(name: AnchorerName, model: LanguageModel | undefined, onWarning?: (message: string) => void): Anchorer | undefined {
-  if (name === "rule") return undefined;
+/** The anchorer a name stands for (CLI `--anchorer`); "llm" needs the language model it will call. */
+export function createAnchorer(name: AnchorerName, model: LanguageModel | undefined, onWarning?: (message: string) => void): Anchorer {
+  if (name === "rule") return createRuleAnchorer();
   if (name !== "llm") throw new RamemError("BAD_ANCHORER", `unknown anchorer "${String(name)}"`, { hint: `use one of ${ANCHORER_NAMES.join(", ")}` });
   if (!model)
     throw new RamemError("NO_LLM", "the llm anchorer needs a language model, and none is configured", {

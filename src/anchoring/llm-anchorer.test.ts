@@ -7,6 +7,7 @@ import { MemoryUnit } from "../model/memory-unit.js";
 import { createLlmAnchorer } from "./llm-anchorer.js";
 import { RULE_ANCHORER_ID } from "./rule-anchorer.js";
 import { unitId } from "./unit-id.js";
+import { windowIds } from "./testing/anchoring-prompt.js";
 
 const session: SessionWithTurns = {
   session: {
@@ -23,12 +24,6 @@ const session: SessionWithTurns = {
     { id: "D1:4", speaker: "Melanie", text: "I painted a sunrise last week." },
   ],
 };
-
-/** The ids the prompt asks the model to cover, read back from the prompt itself. */
-function windowIds(body: any): string[] {
-  const user = body.messages.find((m: any) => m.role === "user").content as string;
-  return /cover every one: ([^)]*)\)/.exec(user)![1]!.split(", ");
-}
 
 function userPrompt(body: any): string {
   return body.messages.find((m: any) => m.role === "user").content as string;

@@ -1,9 +1,8 @@
 import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
-import { createLlmAnchorer } from "../../anchoring/llm-anchorer.js";
-import type { Anchorer } from "../../anchoring/anchorer.js";
-import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
+import { ANCHORER_NAMES, createAnchorer, type AnchorerName } from "../../open-memory.js";
+import type { LanguageModel } from "../../providers/language-model.js";
 import { createUseLiteEmbedder } from "../../providers/use-lite/use-lite-embedder.js";
 import { createHashEmbedder } from "../../providers/hash-embedder.js";
 import { createOpenAICompatibleLanguageModel, providerConfigFromEnv } from "../../providers/openai-compatible/index.js";
@@ -34,15 +33,10 @@ interface BenchCliOptions {
   anchorer: AnchorerName;
 }
 
-/** The bench's anchorer: the rules, or the configured LLM (its store is cached apart, under its own id). */
-function anchorerFor(name: AnchorerName): Anchorer {
-  if (name === "rule") return createRuleAnchorer();
+/** The configured chat model (RAMEM_LLM_*), if any: QA scoring and `--anchorer llm` share it. */
+function languageModelFromEnv(): LanguageModel | undefined {
   const llm = providerConfigFromEnv().llm;
-  if (!llm)
-    throw new RamemError("NO_LLM", "--anchorer llm needs a language model, and none is configured", {
-      hint: "set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL, or use --anchorer rule",
-    });
-  return createLlmAnchorer({ model: createOpenAICompatibleLanguageModel(llm) });
+  return llm ? createOpenAICompatibleLanguageModel(llm) : undefined;
 }
 
 function parseKs(raw: string): number[] {
@@ -98,7 +92,7 @@ export function benchCommand(): Command {
       .option("--conversations <ids>", "only these sample ids, comma-separated (e.g. conv-26)")
       .action(async (opts: BenchCliOptions) =>
         runAction(opts.json, async () => {
-          const llmConfig = providerConfigFromEnv().llm;
+          const languageModel = languageModelFromEnv();
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
           const result = await runLocomoBench({
             dataPath: opts.data,
@@ -106,8 +100,9 @@ export function benchCommand(): Command {
             variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
             cacheDir: opts.cache,
             embedder: await embedderFor(opts.embedder),
-            anchorer: anchorerFor(opts.anchorer),
-            ...(llmConfig ? { languageModel: createOpenAICompatibleLanguageModel(llmConfig) } : {}),
+            // The anchorer's id keys the cache, so an LLM-anchored store is kept apart.
+            anchorer: createAnchorer(opts.anchorer, languageModel),
+            ...(languageModel ? { languageModel } : {}),
             ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
             ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
             ...(opts.store ? { store: opts.store } : {}),
@@ -143,7 +138,7 @@ export function benchCommand(): Command {
             variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
             cacheDir: opts.cache,
             embedder: await embedderFor(opts.embedder),
-            anchorer: anchorerFor(opts.anchorer),
+            anchorer: createAnchorer(opts.anchorer, languageModelFromEnv()),
             ...(opts.limit ? { limit: opts.limit } : {}),
             ...(opts.store ? { store: opts.store } : {}),
             onProgress: (done, total, label) => progress.update(done, total, label),

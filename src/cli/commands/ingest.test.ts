@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { startFakeOpenAIServer } from "../../testing/fake-openai-server.js";
 import { openSqliteStore } from "../../store/sqlite/sqlite-store.js";
 import { runCli } from "../testing/run-cli.js";
+import { oneUnitPerTurn } from "../../anchoring/testing/anchoring-prompt.js";
 
 const CONVERSATION = {
   namespace: "trip",
@@ -22,9 +23,6 @@ const CONVERSATION = {
   ],
 };
 
-/** The turn ids the anchoring prompt asks the model to cover. */
-const windowIds = (body: any): string[] => /cover every one: ([^)]*)\)/.exec(body.messages.at(-1).content)![1]!.split(", ");
-
 async function withFile(run: (dir: string, file: string) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), "ramem-ingest-"));
   const file = join(dir, "trip.json");
@@ -38,7 +36,7 @@ async function withFile(run: (dir: string, file: string) => Promise<void>) {
 
 test("ramem ingest --anchorer llm: the configured LLM restates the turns; its calls and tokens are reported", async () => {
   const server = await startFakeOpenAIServer({
-    chat: (body) => JSON.stringify({ units: windowIds(body).map((id) => ({ turnIds: [id], content: `Restated by the model: ${id}.`, eventTime: null, mentionedTimes: [], location: null, entities: [], topic: null })) }),
+    chat: (body) => oneUnitPerTurn(body, "Restated by the model:"),
   });
   try {
     await withFile(async (dir, file) => {
@@ -80,16 +78,14 @@ test("ramem ingest --anchorer llm without an LLM is a user error that writes not
 test("ramem bench locomo --anchorer llm: ingests with the LLM into a cache of its own; refused without an LLM", async () => {
   const server = await startFakeOpenAIServer({
     chat: (body) =>
-      body.response_format
-        ? JSON.stringify({ units: windowIds(body).map((id) => ({ turnIds: [id], content: `Model restatement ${id}.`, eventTime: null, mentionedTimes: [], location: null, entities: [], topic: null })) })
-        : "No information available",
+      body.response_format ? oneUnitPerTurn(body, "Model restatement") : "No information available",
   });
   const dir = mkdtempSync(join(tmpdir(), "ramem-bench-llm-"));
   try {
     const args = ["bench", "locomo", "--data", "src/bench/testing/locomo-tiny.json", "--embedder", "hash", "--cache", join(dir, "cache"), "--out", join(dir, "out"), "--variants", "content-only", "--qa-limit", "1", "--quiet", "--anchorer", "llm"];
     const refused = await runCli(args);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /--anchorer llm needs a language model/);
+    assert.match(refused.stderr, /llm anchorer needs a language model[\s\S]*RAMEM_LLM_BASE_URL/);
     const out = await runCli(args, { RAMEM_LLM_BASE_URL: server.url, RAMEM_LLM_MODEL: "fake-anchor" });
     assert.equal(out.code, 0, out.stderr);
     const cached = readdirSync(join(dir, "cache"));
