@@ -12,6 +12,7 @@ import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
+import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
 
 export interface PostgresStoreOptions {
@@ -394,22 +395,14 @@ class PostgresStore implements MemoryStore {
                 (SELECT count(*) FROM sessions)::int AS sessions,
                 (SELECT count(*) FROM units)::int AS units`,
       );
-      const r = rows[0]!;
-      return { namespaces: r.namespaces, sessions: r.sessions, units: r.units, embedder: b?.embedder ?? null, dimensions: b?.dimensions ?? null };
+      return storeStats(rows[0]!, b);
     }
     const { rows } = await this.q<{ sessions: number; units: number }>(
       `SELECT (SELECT count(*) FROM sessions WHERE namespace = $1)::int AS sessions,
               (SELECT count(*) FROM units WHERE namespace = $1)::int AS units`,
       [namespace],
     );
-    const { sessions, units } = rows[0]!;
-    return {
-      namespaces: sessions > 0 || units > 0 ? 1 : 0,
-      sessions,
-      units,
-      embedder: b?.embedder ?? null,
-      dimensions: b?.dimensions ?? null,
-    };
+    return storeStats(rows[0]!, b);
   }
 
   async historyRange(namespace: string): Promise<{ start: string; end: string } | null> {

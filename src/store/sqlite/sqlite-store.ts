@@ -8,6 +8,7 @@ import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, S
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
+import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
 
 export interface SqliteStoreOptions {
@@ -402,23 +403,19 @@ class SqliteStore implements MemoryStore {
     const b = this.binding();
     const one = (sql: string, ...p: unknown[]) => Number(this.stmt(sql).pluck().get(...p));
     if (namespace === undefined) {
-      return {
-        namespaces: one("SELECT count(*) FROM (SELECT namespace FROM sessions UNION SELECT namespace FROM units)"),
-        sessions: one("SELECT count(*) FROM sessions"),
-        units: one("SELECT count(*) FROM units"),
-        embedder: b?.embedder ?? null,
-        dimensions: b?.dimensions ?? null,
-      };
+      return storeStats(
+        {
+          namespaces: one("SELECT count(*) FROM (SELECT namespace FROM sessions UNION SELECT namespace FROM units)"),
+          sessions: one("SELECT count(*) FROM sessions"),
+          units: one("SELECT count(*) FROM units"),
+        },
+        b,
+      );
     }
-    const sessions = one("SELECT count(*) FROM sessions WHERE namespace = ?", namespace);
-    const units = one("SELECT count(*) FROM units WHERE namespace = ?", namespace);
-    return {
-      namespaces: sessions > 0 || units > 0 ? 1 : 0,
-      sessions,
-      units,
-      embedder: b?.embedder ?? null,
-      dimensions: b?.dimensions ?? null,
-    };
+    return storeStats(
+      { sessions: one("SELECT count(*) FROM sessions WHERE namespace = ?", namespace), units: one("SELECT count(*) FROM units WHERE namespace = ?", namespace) },
+      b,
+    );
   }
 
   async historyRange(namespace: string): Promise<{ start: string; end: string } | null> {
