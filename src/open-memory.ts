@@ -49,7 +49,7 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memor
   // A store already bound to an embedder keeps using it unless told otherwise: vectors of two models never mix.
   const bound = embedderNameOf((await store.stats()).embedder);
   const embedder =
-    typeof options.embedder === "object" ? options.embedder : await resolveEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env);
+    typeof options.embedder === "object" ? options.embedder : await createEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env);
   const languageModel =
     options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
   const anchorer = typeof options.anchorer === "object" ? options.anchorer : createAnchorer(options.anchorer ?? "rule", languageModel, options.onAnchorWarning);
@@ -81,7 +81,8 @@ function embedderNameOf(id: string | null): EmbedderName | null {
   return null;
 }
 
-async function resolveEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv): Promise<Embedder> {
+/** The embedder a name stands for (CLI `--embedder`); "openai" needs its endpoint in the environment. */
+export async function createEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
   switch (name) {
     case "use-lite":
       return createUseLiteEmbedder();

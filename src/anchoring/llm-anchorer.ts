@@ -8,6 +8,7 @@ import { RamemError } from "../model/errors.js";
 import { createRuleAnchorer } from "./rule-anchorer.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 import { unitId } from "./unit-id.js";
+import { roleOfTurn } from "./role-of-turn.js";
 
 export const LLM_ANCHORER_VERSION = "llm-anchorer@1";
 
@@ -275,6 +276,8 @@ function buildUnit(
       mentionedTimes: u.mentioned,
       session: { sessionId: session.id, start: session.startTime, end: session.endTime },
       participants: dedupe([...u.turns.map((t) => t.speaker), ...participants]),
+      // A window of one role's turns has that role; a mixed window has none.
+      role: new Set(u.turns.map(roleOfTurn)).size === 1 ? roleOfTurn(u.turns[0]!) : null,
       location: blankToNull(u.location),
       entities: dedupe((u.entities ?? []).map((e) => e.trim())),
       topic: blankToNull(u.topic),

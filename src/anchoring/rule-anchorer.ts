@@ -5,10 +5,11 @@ import { describeInterval, type MentionedTime } from "../model/time.js";
 import { groundTimeExpressions } from "../language/time-grounding.js";
 import { extractEntities, topicOf } from "../language/entities.js";
 import { resolveFirstPerson } from "./resolve-first-person.js";
+import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
 import { unitId } from "./unit-id.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@2";
+export const RULE_ANCHORER_ID = "rule-anchorer@3";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;
@@ -48,6 +49,7 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           mentionedTimes,
           session: { sessionId: session.id, start: session.startTime, end: session.endTime },
           participants: [turn.speaker, ...participants.filter((p) => p !== turn.speaker)],
+          role: roleOfTurn(turn),
           location: found.places[0] ?? null,
           entities: dedupe([...found.people, ...found.organizations, ...found.places, ...found.topics]),
           topic: topicOf(turn.text),
@@ -70,7 +72,8 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
 
 /** "Caroline went to a LGBTQ support group yesterday (7 May 2023) ... [shares an image: ...]" */
 export function restate(turn: Turn, mentionedTimes: readonly MentionedTime[]): string {
-  let text = resolveFirstPerson(turn.text.trim(), turn.speaker);
+  // "I" is rewritten to a name only: a speaker known by a role alone keeps "I".
+  let text = speakerIsRole(turn) ? turn.text.trim() : resolveFirstPerson(turn.text.trim(), turn.speaker);
   // Resolve each relative expression in place so the unit stays true when read later.
   for (const m of mentionedTimes) {
     if (m.kind !== "relative") continue;

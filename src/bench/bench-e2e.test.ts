@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runLocomoBench, type LocomoBenchResult } from "./locomo/run-locomo.js";
-import { runLongMemEvalBench } from "./longmemeval/run-longmemeval.js";
+import { runLongMemEvalBench, type LongMemEvalQuestionTrace } from "./longmemeval/run-longmemeval.js";
+import { prepareBench } from "./prepare-bench.js";
 import { writeLocomoReport, locomoTables } from "./report/locomo-report.js";
 import { writeLongMemEvalReport } from "./report/longmemeval-report.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
@@ -180,7 +181,7 @@ describe("LoCoMo bench", () => {
 describe("LongMemEval bench", () => {
   test("session- and turn-level recall_any@k, abstention skipped, report written", async () => {
     const cache = join(dir, "lme-cache");
-    const r = await runLongMemEvalBench({ dataPath: LONGMEMEVAL, ks: [1, 3, 5], variants: ["content-only"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer() });
+    const r = await runLongMemEvalBench({ dataPath: LONGMEMEVAL, ks: [1, 3, 5], variants: ["content-only", "ramem"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer() });
     assert.equal(r.questions, 3);
     const v = r.variants[0]!;
     assert.equal(v.name, "content-only");
@@ -201,10 +202,63 @@ describe("LongMemEval bench", () => {
     assert.ok(v.session.overall[1]!.recallAll <= v.session.overall[3]!.recallAll);
 
     const files = writeLongMemEvalReport(r, join(dir, "lme-out"), "ramem bench longmemeval --data tiny");
-    assert.equal(files.length, 2);
+    assert.equal(files.length, 3);
     const md = readFileSync(files.find((f) => f.endsWith(".md"))!, "utf8");
     assert.match(md, /3 questions, 1 abstention questions skipped/);
+    assert.match(md, /Gold — session: the question's answer_session_ids; turn: turns flagged has_answer, of either role/);
+    // The per-question trace: one line per question, every variant, gold ranks that agree with the recall metric.
+    const traces = readFileSync(files.find((f) => f.endsWith(".jsonl"))!, "utf8").trim().split("\n").map((l) => JSON.parse(l) as LongMemEvalQuestionTrace);
+    assert.equal(traces.length, 3);
+    for (const t of traces.filter((x) => !x.questionId.includes("_abs"))) {
+      for (const name of ["content-only", "ramem"]) {
+        const tv = t.variants[name]!;
+        assert.ok(tv.top.length > 0 && tv.top.length <= 10);
+        assert.deepEqual(Object.keys(tv.goldRanks.turns).sort(), [...t.goldTurns].sort());
+        for (const [turn, rank] of Object.entries(tv.goldRanks.turns)) {
+          if (rank !== null && rank <= tv.top.length) assert.ok(tv.top.some((h) => h.gold && h.turnIds.includes(turn)), `${t.questionId} ${name} ${turn}`);
+        }
+        assert.ok(tv.top.every((h) => typeof h.sessionId === "string" && h.reasons.length > 0 && (h.role === "user" || h.role === "assistant")));
+      }
+      assert.equal(t.variants["content-only"]!.frame, null);
+    }
+    const json = JSON.parse(readFileSync(files.find((f) => f.endsWith("results.json"))!, "utf8")) as Record<string, unknown>;
+    assert.equal(json.traces, undefined, "results.json stays a summary");
     assert.match(md, /\| content-only \| session \| overall \(n=2\)/);
     assert.match(md, /\| content-only \| turn \| multi-session \(n=1\)/);
+  });
+});
+
+describe("parallel bench ingest", () => {
+  test("worker processes write the same units and vectors as one process, and the embedding cache serves a second anchoring", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ramem-parallel-"));
+    try {
+      const ingest = async (cacheDir: string, workers: number) => {
+        const prepared = await prepareBench({
+          dataPath: LONGMEMEVAL,
+          format: "longmemeval",
+          cacheDir,
+          embedder: createHashEmbedder(),
+          anchorer: createRuleAnchorer(),
+          workers,
+          providerNames: { embedder: "hash", anchorer: "rule" },
+        });
+        const units = new Map<string, string>();
+        for (const c of prepared.conversations) {
+          const listed = await prepared.memory.store.listUnits(c.namespace);
+          const vectors = await prepared.memory.store.getUnitEmbeddings(c.namespace, listed.map((u) => u.id));
+          for (const u of listed) units.set(u.id, `${u.content}|${Array.from(vectors.get(u.id)!).join(",")}`);
+        }
+        await prepared.memory.close();
+        return { units, embedding: prepared.embedding };
+      };
+      const one = await ingest(join(dir, "one"), 1);
+      const two = await ingest(join(dir, "two"), 2);
+      assert.equal(two.embedding.workers, 2);
+      assert.ok(one.units.size > 0);
+      assert.deepEqual([...two.units].sort(), [...one.units].sort());
+      assert.equal(two.embedding.embedded + two.embedding.cached, one.units.size);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

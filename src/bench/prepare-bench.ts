@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
+import type { BenchProgress } from "./bench-progress.js";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Anchorer } from "../anchoring/anchorer.js";
 import type { Embedder } from "../providers/embedder.js";
 import { Memory } from "../memory.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
-import { isPostgresUrl } from "../store/open-store.js";
-import { openPostgresStore } from "../store/postgres/postgres-store.js";
-import { parsePostgresUrl } from "../store/postgres/connection.js";
-import type { MemoryStore } from "../store/contract.js";
+import type { AnchorerName, EmbedderName } from "../open-memory.js";
 import { readConversationFile, type BenchmarkQuestion, type ConversationInput, type EvidenceParseReport } from "../formats/conversation-file.js";
 import { embedWithCache } from "./vector-cache.js";
+import { createCachingEmbedder, type CachingEmbedder } from "./embedding-cache.js";
+import { ingestInParallel } from "./parallel-ingest.js";
+import { openBenchStore } from "./open-bench-store.js";
 
 export interface PreparedBench {
   memory: Memory;
@@ -22,6 +22,8 @@ export interface PreparedBench {
   evidence: EvidenceParseReport;
   cachePath: string;
   ingestSeconds: number;
+  /** Texts embedded by the model and texts served by the embedding cache during ingest (0/0 when nothing changed). */
+  embedding: { embedded: number; cached: number; workers: number };
 }
 
 export interface PrepareOptions {
@@ -30,7 +32,7 @@ export interface PrepareOptions {
   cacheDir: string;
   embedder: Embedder;
   anchorer: Anchorer;
-  onProgress?: (done: number, total: number, label: string) => void;
+  onProgress?: BenchProgress;
   /** Only these namespaces (e.g. for a quick look at one conversation). */
   only?: (namespace: string) => boolean;
   /** Only the first n conversations (LongMemEval: n questions). */
@@ -41,6 +43,15 @@ export interface PrepareOptions {
    * ?schema=) or a SQLite file path.
    */
   store?: string;
+  /**
+   * Ingest in this many worker processes. Workers build their own embedder
+   * and anchorer, so the names that made `embedder` and `anchorer` must be
+   * given too; without them (or with 1) ingest runs in this process.
+   */
+  workers?: number;
+  providerNames?: { embedder: EmbedderName; anchorer: AnchorerName };
+  /** Keep every embedded text's vector in `<cacheDir>/embeddings.db`, so a changed anchorer re-embeds only changed texts. Default true. */
+  embeddingCache?: boolean;
 }
 
 /**
@@ -56,17 +67,41 @@ export async function prepareBench(options: PrepareOptions): Promise<PreparedBen
   const { conversations: all, report } = await readConversationFile(options.dataPath, { format: options.format });
   const conversations = (options.only ? all.filter((c) => options.only!(c.namespace)) : all).slice(0, options.limit ?? Infinity);
   const store = await openBenchStore(options.store, cachePath, key);
-  const memory = new Memory({ store, embedder: options.embedder, anchorer: options.anchorer });
-
-  const started = performance.now();
+  const embeddingCachePath = options.embeddingCache === false ? null : join(options.cacheDir, "embeddings.db");
   const totalTurns = conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-  let turnsBefore = 0;
-  for (const [i, c] of conversations.entries()) {
-    await memory.ingest(c.sessions, {
-      onProgress: (p) => options.onProgress?.(turnsBefore + p.turnsDone, totalTurns, `ingest ${i + 1}/${conversations.length} ${c.namespace}`),
+  const started = performance.now();
+  const workers = options.providerNames ? Math.max(1, options.workers ?? 1) : 1;
+  let embedding = { embedded: 0, cached: 0, workers };
+  if (workers > 1) {
+    // Bound before the workers start, so they never race to bind it.
+    await store.bindEmbedder(options.embedder.id, options.embedder.dimensions);
+    const parallel = await ingestInParallel({
+      workers,
+      embedder: options.providerNames!.embedder,
+      anchorer: options.providerNames!.anchorer,
+      embeddingCache: embeddingCachePath,
+      store: { location: options.store, cachePath, key },
+      conversations: conversations.map((c) => ({ namespace: c.namespace, sessions: c.sessions })),
+      onTurns: (done) => options.onProgress?.(done, totalTurns, `by ${workers} workers`, "turns"),
     });
-    turnsBefore += c.sessions.reduce((m, s) => m + s.turns.length, 0);
+    embedding = { ...embedding, embedded: parallel.embedded, cached: parallel.cached };
+  } else {
+    const caching: CachingEmbedder | null = embeddingCachePath ? createCachingEmbedder(options.embedder, embeddingCachePath) : null;
+    const ingestMemory = new Memory({ store, embedder: caching ?? options.embedder, anchorer: options.anchorer });
+    let turnsBefore = 0;
+    try {
+      for (const [i, c] of conversations.entries()) {
+        await ingestMemory.ingest(c.sessions, {
+          onProgress: (p) => options.onProgress?.(turnsBefore + p.turnsDone, totalTurns, `${i + 1}/${conversations.length} ${c.namespace}`, "turns"),
+        });
+        turnsBefore += c.sessions.reduce((m, s) => m + s.turns.length, 0);
+      }
+    } finally {
+      caching?.close();
+    }
+    if (caching) embedding = { ...embedding, ...caching.counts };
   }
+  const memory = new Memory({ store, embedder: options.embedder, anchorer: options.anchorer });
   const ingestSeconds = (performance.now() - started) / 1000;
 
   const questions = conversations.flatMap((c) => c.questions ?? []);
@@ -77,17 +112,5 @@ export async function prepareBench(options: PrepareOptions): Promise<PreparedBen
     for (const s of c.sessions) for (const t of s.turns) m.set(t.id, s.session.id);
     sessionOfTurn.set(c.namespace, m);
   }
-  return { memory, conversations, questions, sessionOfTurn, queryVectors, evidence: report, cachePath: store.location, ingestSeconds };
-}
-
-/**
- * The bench store doubles as a cache, like the SQLite file: on PostgreSQL the
- * schema is named after the cache key, so a second run finds its sessions
- * unchanged and re-embeds nothing, and two data sets never share a schema.
- */
-async function openBenchStore(location: string | undefined, cachePath: string, key: string): Promise<MemoryStore> {
-  if (location === undefined) return openSqliteStore(cachePath);
-  if (!isPostgresUrl(location)) return openSqliteStore(location);
-  const schema = parsePostgresUrl(location).schema ?? `bench_${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
-  return openPostgresStore(location, { schema });
+  return { memory, conversations, questions, sessionOfTurn, queryVectors, evidence: report, cachePath: store.location, ingestSeconds, embedding };
 }

@@ -1,4 +1,6 @@
-import { CONTENT_ONLY, RAMEM, type RecallSwitches } from "../retrieval/recall-pipeline.js";
+import { CONTENT_ONLY, RAMEM, type RecallRequest, type RecallSwitches } from "../retrieval/recall-pipeline.js";
+import type { ReinstateSignals } from "../retrieval/reinstate.js";
+import type { FrameConditionName } from "../model/recall-frame.js";
 import { RamemError } from "../model/errors.js";
 
 export interface BenchVariant {
@@ -11,7 +13,20 @@ export interface BenchVariant {
   rendering: "context" | "plain";
   /** The configured LLM refines each recall frame (needs an LLM; not in the default list). */
   llmFrame?: boolean;
+  /** A per-signal ablation: ramem with these reinstatement weights changed (0 = off). */
+  signals?: Partial<ReinstateSignals>;
+  /** A per-condition ablation: ramem with these frame conditions dropped after induction. */
+  ignoreConditions?: FrameConditionName[];
 }
+
+/** ramem with one signal of the reinstatement off: the per-signal ablations, named "ramem-no-<signal>". */
+const signalOff = (name: string, description: string, signals: Partial<ReinstateSignals>): BenchVariant => ({
+  name: `ramem-no-${name}`,
+  description: `ramem without ${description}`,
+  switches: RAMEM,
+  rendering: "context",
+  signals,
+});
 
 /** Every variant is a switch setting of the one recall pipeline. */
 export const VARIANTS: readonly BenchVariant[] = [
@@ -21,6 +36,20 @@ export const VARIANTS: readonly BenchVariant[] = [
   { name: "no-context-ranking", description: "ramem's frame is induced but not used to order", switches: { ...RAMEM, contextRanking: false }, rendering: "context" },
   { name: "context-shuffle", description: "ramem on units whose episodic contexts were permuted among them (seed 42)", switches: RAMEM, shuffleContext: true, rendering: "context" },
   { name: "no-context-preserved-generation", description: "ramem retrieval, evidence rendered as plain text (QA ablation)", switches: RAMEM, rendering: "plain" },
+  signalOff("question-penalty", "the score a turn that asks a question loses", { questionPenalty: 0 }),
+  signalOff("answer-lift", "the score a question lends its answer (the next unit)", { answerLift: 0 }),
+  signalOff("time-bonus", "the bonus for units that carry a time when the query asks when", { timeAnswerBonus: 0 }),
+  signalOff("episode-support", "episode support (the session's strong hits)", { episodeSupport: 0 }),
+  signalOff("coverage", "the episode's share of the query's words", { coverageWeight: 0 }),
+  signalOff("context-first", "C_ctx first (context-valid candidates keep their scored place)", { contextFirst: false }),
+  {
+    name: "ramem-no-participant-condition",
+    description: "ramem without the frame's participant condition",
+    switches: RAMEM,
+    rendering: "context",
+    ignoreConditions: ["participants"],
+  },
+  { name: "ramem-no-time-condition", description: "ramem without the frame's time condition", switches: RAMEM, rendering: "context", ignoreConditions: ["time"] },
   { name: "ramem-llm-frame", description: "ramem with the LLM filling what the rules left out of each recall frame (needs an LLM)", switches: RAMEM, rendering: "context", llmFrame: true },
 ];
 
@@ -43,4 +72,9 @@ export function resolveVariants(names: readonly string[], { withLlm = false }: {
       });
     return v;
   });
+}
+
+/** What a variant sets on a recall request. */
+export function recallSettings(v: BenchVariant): Pick<RecallRequest, "switches" | "signals" | "ignoreConditions"> {
+  return { switches: v.switches, ...(v.signals ? { signals: v.signals } : {}), ...(v.ignoreConditions ? { ignoreConditions: v.ignoreConditions } : {}) };
 }

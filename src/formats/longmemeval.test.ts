@@ -80,12 +80,25 @@ describe("LongMemEval reader", () => {
     (mismatch[1]!.haystack_dates as string[]).push("2023/04/03 (Mon) 07:30");
     expectBadInput(() => readLongMemEval(mismatch, { source: "lme.json" }), /^lme\.json › q-count_abs$/, /differ in length/);
 
-    const huge = mini();
-    (huge[1]!.haystack_sessions as Array<Array<Record<string, unknown>>>)[0]![0]!.content = "z".repeat(1_000_000);
-    expectBadInput(() => readLongMemEval(huge, { source: "lme.json" }), /q-count_abs › session m-1 › turn 1 › text$/, /1,000,000 characters/);
 
     const dupQ = mini();
     dupQ[1]!.question_id = "q-pets";
     expectBadInput(() => readLongMemEval(dupQ, { source: "lme.json" }), /\[1\] › question_id$/, /duplicate question_id/);
+  });
+
+  it("keeps the first 64,000 characters of a pasted document and says so, instead of refusing the file", () => {
+    const huge = mini();
+    (huge[1]!.haystack_sessions as Array<Array<Record<string, unknown>>>)[0]![0]!.content = "z".repeat(1_000_000);
+    const { conversations, report } = readLongMemEval(huge, { source: "lme.json" });
+    const turn = conversations[1]!.sessions[0]!.turns[0]!;
+    assert.equal(turn.text.length, 64_000);
+    assert.ok(report.warnings?.some((w) => /q-count_abs: user turn m-1:1 is 1,000,000 characters; kept the first 64,000/.test(w)), report.warnings?.join("\n"));
+  });
+
+  it("gives every turn its role", () => {
+    const { conversations } = readLongMemEval(mini(), { source: "lme.json" });
+    const turns = conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns));
+    assert.ok(turns.length > 0);
+    assert.ok(turns.every((t) => t.role === t.speaker && (t.role === "user" || t.role === "assistant")));
   });
 });

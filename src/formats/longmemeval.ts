@@ -123,7 +123,7 @@ function readItem(item: unknown, index: number, source: string, prefix: string, 
         report.warnings?.push(`${qid}: ${t.role} turn ${id} is ${text.length.toLocaleString("en")} characters; kept the first ${MAX_TURN_CHARS.toLocaleString("en")}`);
         text = text.slice(0, MAX_TURN_CHARS);
       }
-      turns.push(buildTurn({ id, speaker: t.role, text }, id, tw, '"user" or "assistant"'));
+      turns.push(buildTurn({ id, speaker: t.role, role: t.role, text }, id, tw, '"user" or "assistant"'));
       if (t.has_answer === true) evidence.push(id);
     });
     if (turns.length === 0) throw badInput(sw, "session has no non-empty turns", "remove the session, its id and its date");

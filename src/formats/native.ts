@@ -127,7 +127,7 @@ export function readNativeJsonl(text: string, opts: ReaderOptions = {}): ReadRes
     }
     if (obj.participants !== undefined && p.participants === undefined) p.participants = participantsField(obj.participants, at(where, "participants"));
     const turn = buildTurn(
-      { id: obj.id, speaker: obj.speaker, text: obj.text, time: obj.time, attachments: obj.attachments },
+      { id: obj.id, speaker: obj.speaker, role: obj.role, text: obj.text, time: obj.time, attachments: obj.attachments },
       `${p.id}:${p.turns.length + 1}`,
       where,
     );
@@ -193,7 +193,7 @@ function buildSession(raw: unknown, namespace: string, where: string): SessionWi
   const turnWhere = (i: number): string => at(where, `turn ${i + 1}`);
   const turns = raw.turns.map((t, i) => {
     if (!isRecord(t)) throw badInput(turnWhere(i), `expected a turn object, got ${describeType(t)}`, 'write a turn as { "speaker": "Caroline", "text": "..." }');
-    return buildTurn({ id: t.id, speaker: t.speaker, text: t.text, time: t.time, attachments: t.attachments }, `${id}:${i + 1}`, turnWhere(i));
+    return buildTurn({ id: t.id, speaker: t.speaker, role: t.role, text: t.text, time: t.time, attachments: t.attachments }, `${id}:${i + 1}`, turnWhere(i));
   });
   checkUniqueTurnIds(turns, turnWhere);
   const participants = raw.participants === undefined ? distinctSpeakers(turns) : participantsField(raw.participants, at(where, "participants"));

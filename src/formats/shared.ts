@@ -1,6 +1,6 @@
 import * as chrono from "chrono-node";
 import type { z } from "zod";
-import { MAX_TURN_CHARS, NamespaceName, SessionWithTurns } from "../model/conversation.js";
+import { MAX_TURN_CHARS, NamespaceName, SessionWithTurns, TurnRole } from "../model/conversation.js";
 import type { Attachment, Turn } from "../model/conversation.js";
 import { IsoDateTime } from "../model/time.js";
 import { RamemError } from "../model/errors.js";
@@ -144,6 +144,8 @@ export interface RawTurn {
   text: unknown;
   time?: unknown;
   attachments?: unknown;
+  /** The message role in a chat with an assistant ("user", "assistant", ...). */
+  role?: unknown;
 }
 
 /**
@@ -183,6 +185,11 @@ export function buildTurn(raw: RawTurn, defaultId: string, where: string, speake
     );
   }
   const turn: Turn = { id, speaker: raw.speaker.trim(), text };
+  if (raw.role !== undefined && raw.role !== null) {
+    const role = TurnRole.safeParse(raw.role);
+    if (!role.success) throw badInput(at(where, "role"), `unknown role ${describeType(raw.role)}`, `role is one of ${TurnRole.options.map((r) => `"${r}"`).join(", ")}, or absent between people`);
+    turn.role = role.data;
+  }
   if (raw.time !== undefined && raw.time !== null) turn.time = parseDate(raw.time, at(where, "time"));
   if (attachments.length > 0) turn.attachments = attachments;
   return turn;

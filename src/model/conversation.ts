@@ -18,10 +18,21 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
+/**
+ * What part a speaker plays in a chat with an assistant. A coordinate of its
+ * own, apart from the speaker's name: in a user–assistant chat the user
+ * states the facts and the assistant answers at length, while in a
+ * conversation between people nobody has a role.
+ */
+export const TurnRole = z.enum(["user", "assistant", "system", "tool"]);
+export type TurnRole = z.infer<typeof TurnRole>;
+
 export const Turn = z
   .object({
     id: z.string().min(1).max(200),
     speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200),
+    /** Set for chats with an assistant (the message's role); absent between people. */
+    role: TurnRole.optional(),
     text: z.string().max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`),
     time: IsoDateTime.optional(),
     attachments: z.array(Attachment).optional(),

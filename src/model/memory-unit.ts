@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime, MentionedTime, TimeInterval } from "./time.js";
-import { NamespaceName } from "./conversation.js";
+import { NamespaceName, TurnRole } from "./conversation.js";
 
 /**
  * When the unit entered the conversation. The stable coordinate: event time is
@@ -19,6 +19,12 @@ export const EpisodicContext = z.object({
   mentionedTimes: z.array(MentionedTime),
   session: SessionSpan,
   participants: z.array(z.string()),
+  /**
+   * The speaker's role in a chat with an assistant (user, assistant, ...);
+   * null between people. Optional so that units stored before it existed read
+   * as role-less.
+   */
+  role: TurnRole.nullable().optional(),
   location: z.string().nullable(),
   entities: z.array(z.string()),
   topic: z.string().nullable(),

@@ -76,3 +76,12 @@ export function isReliable<T extends { confidence: number }>(condition: T | null
 export function isFrameActive(frame: Pick<RecallFrame, "time" | "participants" | "location" | "entities">): boolean {
   return [frame.time, frame.participants, frame.location, frame.entities].some(isReliable);
 }
+
+export type FrameConditionName = "time" | "participants" | "location" | "entities";
+
+/** The frame without some of its conditions, its activity recomputed (ablations; a caller's own restrictions). */
+export function withoutConditions(frame: RecallFrame, names: readonly FrameConditionName[]): RecallFrame {
+  const out: RecallFrame = { ...frame };
+  for (const name of names) out[name] = null;
+  return { ...out, active: isFrameActive(out) };
+}

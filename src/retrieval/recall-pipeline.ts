@@ -2,12 +2,12 @@ import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
-import type { RecallFrame } from "../model/recall-frame.js";
+import { withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";
 import { induceFrame } from "../induction/induce-frame.js";
 import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-frame-with-llm.js";
 import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
-import { reinstate } from "./reinstate.js";
+import { reinstate, type ReinstateSignals } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
 
@@ -42,6 +42,10 @@ export interface RecallRequest {
   contextOverride?: (unit: MemoryUnit) => EpisodicContext;
   /** Optional: a model that may ground what the rules left ungrounded (one call per recall). */
   frameModel?: LanguageModel;
+  /** Reinstatement weights; default DEFAULT_SIGNALS. The bench's per-signal ablations set one of them to 0. */
+  signals?: Partial<ReinstateSignals>;
+  /** Frame conditions dropped after induction (the bench's per-condition ablations). */
+  ignoreConditions?: readonly FrameConditionName[];
 }
 
 export interface RecallOutcome {
@@ -58,7 +62,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const switches = request.switches ?? RAMEM;
   const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
   const induced = switches.frame ? await induceFor(deps, request) : null;
-  const frame = induced?.frame ?? null;
+  const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const ranking = await contentRecall(deps, request.query, {
     namespace: request.namespace,
     pool,
@@ -78,6 +82,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     contextRanking: switches.contextRanking,
     sessionContext: switches.sessionContext,
     nextUnitOf: (id) => answers.get(id)?.id,
+    ...(request.signals ? { signals: request.signals } : {}),
   });
   return { hits: toHits(chosen, [...unitOf.values()]), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
 }

@@ -28,6 +28,8 @@ export interface ReinstateOptions {
    * answer may sit outside the content pool: it joins the candidates then.
    */
   nextUnitOf?: (unitId: string) => string | undefined;
+  /** Default DEFAULT_SIGNALS. */
+  signals?: Partial<ReinstateSignals>;
 }
 
 /**
@@ -74,6 +76,33 @@ export const ANSWER_LIFT = 0.8;
 export const TIME_ANSWER_BONUS = 0.05;
 
 /**
+ * Every weight of the algorithm below, in one place, so that each signal can
+ * be switched off on its own (0 or false) — the bench's per-signal ablations
+ * are settings of this, never copies of the algorithm.
+ */
+export interface ReinstateSignals {
+  questionPenalty: number;
+  answerLift: number;
+  timeAnswerBonus: number;
+  /** How many strong candidates make an episode's score; 0 turns episode support off. */
+  episodeSupport: number;
+  supportFloor: number;
+  coverageWeight: number;
+  /** Context-valid candidates (C_ctx) before the rest; false keeps the scored order. */
+  contextFirst: boolean;
+}
+
+export const DEFAULT_SIGNALS: ReinstateSignals = {
+  questionPenalty: QUESTION_PENALTY,
+  answerLift: ANSWER_LIFT,
+  timeAnswerBonus: TIME_ANSWER_BONUS,
+  episodeSupport: EPISODE_SUPPORT,
+  supportFloor: SUPPORT_FLOOR,
+  coverageWeight: COVERAGE_WEIGHT,
+  contextFirst: true,
+};
+
+/**
  * Stage 3, selective reinstatement — the whole algorithm:
  *
  *   dialogue and answer  → a candidate that asks a question loses
@@ -109,14 +138,15 @@ export function reinstate(
   options: ReinstateOptions,
 ): ReinstatedCandidate[] {
   if (!options.contextRanking) return contentRanking.slice(0, options.k).map((c) => ({ ...c, contextReasons: [] }));
+  const signals = { ...DEFAULT_SIGNALS, ...options.signals };
   const reasonsOf = new Map<string, string[]>();
-  const candidates = answerAware(contentRanking, frame, unitOf, options, reasonsOf);
+  const candidates = answerAware(contentRanking, frame, unitOf, options, signals, reasonsOf);
 
   // Episode score: the mean of the episode's EPISODE_SUPPORT best strong lexical
   // hits, plus COVERAGE_WEIGHT times the share of the need's words its candidates hold.
   const episodeOf = (c: ContentCandidate) => (options.sessionContext ? unitOf(c.unitId)?.context.session.sessionId : undefined);
   const bestLexical = Math.max(0, ...candidates.map((c) => c.lexical?.score ?? 0));
-  const lendsSupport = (c: ContentCandidate) => bestLexical > 0 && (c.lexical?.score ?? 0) >= SUPPORT_FLOOR * bestLexical;
+  const lendsSupport = (c: ContentCandidate) => bestLexical > 0 && (c.lexical?.score ?? 0) >= signals.supportFloor * bestLexical;
   const need = needTerms(options.query, frame);
   const strongScores = new Map<string, number[]>();
   const covered = new Map<string, Set<string>>();
@@ -130,8 +160,8 @@ export function reinstate(
     covered.set(episode, words);
   }
   const episodeScore = (episode: string) =>
-    (strongScores.get(episode) ?? []).slice(0, EPISODE_SUPPORT).reduce((sum, s) => sum + s, 0) / EPISODE_SUPPORT +
-    (need.size > 0 ? (COVERAGE_WEIGHT * covered.get(episode)!.size) / need.size : 0);
+    (signals.episodeSupport > 0 ? (strongScores.get(episode) ?? []).slice(0, signals.episodeSupport).reduce((sum, s) => sum + s, 0) / signals.episodeSupport : 0) +
+    (need.size > 0 ? (signals.coverageWeight * covered.get(episode)!.size) / need.size : 0);
   const supported = candidates.map((c) => {
     const episode = episodeOf(c);
     const support = episode === undefined ? 0 : episodeScore(episode);
@@ -142,7 +172,7 @@ export function reinstate(
   const ranking = supported.map((s) => s.candidate);
 
   const contextValid = new Set<string>();
-  if (frame?.active) {
+  if (frame?.active && signals.contextFirst) {
     for (const c of ranking) {
       const unit = unitOf(c.unitId);
       if (!unit) continue;
@@ -166,6 +196,7 @@ function answerAware(
   frame: RecallFrame | null,
   unitOf: (unitId: string) => MemoryUnit | undefined,
   options: ReinstateOptions,
+  signals: ReinstateSignals,
   reasonsOf: Map<string, string[]>,
 ): ContentCandidate[] {
   const byId = new Map(contentRanking.map((c) => [c.unitId, { ...c }]));
@@ -174,23 +205,25 @@ function answerAware(
     for (const [rank, c] of contentRanking.entries()) {
       const unit = unitOf(c.unitId);
       if (!unit || !asksQuestion(unit)) continue;
-      byId.get(c.unitId)!.score -= QUESTION_PENALTY;
-      reasons(c.unitId).push(`asks a question −${QUESTION_PENALTY}`);
+      if (signals.questionPenalty > 0) {
+        byId.get(c.unitId)!.score -= signals.questionPenalty;
+        reasons(c.unitId).push(`asks a question −${signals.questionPenalty}`);
+      }
       const next = options.nextUnitOf(c.unitId);
-      if (next === undefined || !unitOf(next)) continue;
+      if (signals.answerLift <= 0 || next === undefined || !unitOf(next)) continue;
       const answer = byId.get(next) ?? { unitId: next, score: 0 };
-      if (ANSWER_LIFT * c.score > answer.score) {
-        answer.score = ANSWER_LIFT * c.score;
+      if (signals.answerLift * c.score > answer.score) {
+        answer.score = signals.answerLift * c.score;
         reasons(next).push(`answers ${unit.provenance.turnIds.join(",")} (content #${rank + 1})`);
       }
       byId.set(next, answer);
     }
   }
-  if (frame?.asksFor === "time") {
+  if (frame?.asksFor === "time" && signals.timeAnswerBonus > 0) {
     for (const c of byId.values()) {
       const context = unitOf(c.unitId)?.context;
       if (!context?.eventTime && !context?.mentionedTimes.length) continue;
-      c.score += TIME_ANSWER_BONUS;
+      c.score += signals.timeAnswerBonus;
       reasons(c.unitId).push("carries a time, as the query asks when");
     }
   }

@@ -1,4 +1,5 @@
 import type { Anchorer } from "../../anchoring/anchorer.js";
+import type { BenchProgress } from "../bench-progress.js";
 import type { Embedder } from "../../providers/embedder.js";
 import type { LanguageModel } from "../../providers/language-model.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
@@ -19,8 +20,8 @@ import {
   type QuestionRetrieval,
   type RetrievalSummary,
 } from "../metrics/index.js";
-import { BASELINE_VARIANT, resolveVariants, type BenchVariant } from "../variants.js";
-import { prepareBench } from "../prepare-bench.js";
+import { recallSettings, BASELINE_VARIANT, resolveVariants, type BenchVariant } from "../variants.js";
+import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
 import { shuffledContexts } from "../shuffle-contexts.js";
 
 export interface LocomoBenchOptions {
@@ -35,9 +36,12 @@ export interface LocomoBenchOptions {
   qaLimit?: number;
   /** Restrict to some conversations (sample ids). */
   conversations?: string[];
-  onProgress?: (done: number, total: number, label: string) => void;
+  onProgress?: BenchProgress;
   /** Store location instead of the SQLite cache file (e.g. a postgres:// URL); see prepareBench. */
   store?: string;
+  /** Ingest in worker processes; see PrepareOptions. */
+  workers?: number;
+  providerNames?: PrepareOptions["providerNames"];
 }
 
 export interface VariantResult {
@@ -83,6 +87,8 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
     anchorer: options.anchorer,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
     ...(only ? { only: (ns: string) => only.has(ns) } : {}),
   });
   const { memory, questions } = prepared;
@@ -104,7 +110,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
         namespace: q.namespace,
         query: q.question,
         k: depth,
-        switches: v.switches,
+        ...recallSettings(v),
         queryVector: prepared.queryVectors.get(q.question)!,
         ...(q.questionDate ? { questionDate: q.questionDate } : {}),
         ...(v.shuffleContext ? { contextOverride: shuffles.get(q.namespace)! } : {}),
@@ -126,7 +132,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
         ranked: hits.map((h) => ({ unitId: h.unit.id, sessionId: h.unit.provenance.sessionId, turnIds: h.unit.provenance.turnIds })),
       });
     }
-    if (i % 25 === 0 || i === questions.length - 1) options.onProgress?.(i + 1, questions.length, "questions recalled");
+    if (i % 25 === 0 || i === questions.length - 1) options.onProgress?.(i + 1, questions.length, "recalled", "questions");
   }
   const retrievalSeconds = (performance.now() - retrievalStarted) / 1000;
 
@@ -201,7 +207,7 @@ async function answerAll(
     completionTokens += answer.usage.completionTokens;
     const gold = category === 5 ? (q.adversarialAnswer ?? "") : (q.answer ?? "");
     rows.push({ category, official: officialLocomoF1(answer.text, gold, category), simplemem: simpleMemF1(answer.text, gold) });
-    onProgress?.(i + 1, chosen.length, `QA ${variant.name}`);
+    onProgress?.(i + 1, chosen.length, `QA ${variant.name}`, "answers");
   }
   return { ...summarizeQa(rows), calls: chosen.length, promptTokens, completionTokens, answered: rows.length };
 }

@@ -1,9 +1,11 @@
 import type { Anchorer } from "../../anchoring/anchorer.js";
+import type { BenchProgress } from "../bench-progress.js";
 import type { Embedder } from "../../providers/embedder.js";
 import { runRecall } from "../../retrieval/recall-pipeline.js";
+import type { RecallFrame } from "../../model/recall-frame.js";
 import { summarizeLongMemEval, type LongMemEvalRow, type LongMemEvalSummary } from "../metrics/index.js";
-import { resolveVariants } from "../variants.js";
-import { prepareBench } from "../prepare-bench.js";
+import { recallSettings, resolveVariants } from "../variants.js";
+import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
 
 export interface LongMemEvalBenchOptions {
   dataPath: string;
@@ -13,10 +15,35 @@ export interface LongMemEvalBenchOptions {
   embedder: Embedder;
   anchorer: Anchorer;
   limit?: number;
-  onProgress?: (done: number, total: number, label: string) => void;
+  onProgress?: BenchProgress;
   /** Store location instead of the SQLite cache file (e.g. a postgres:// URL); see prepareBench. */
   store?: string;
+  /** Ingest in worker processes; see PrepareOptions. */
+  workers?: number;
+  providerNames?: PrepareOptions["providerNames"];
 }
+
+/** One line of longmemeval-questions.jsonl: what each variant ranked for a question, and where its gold landed. */
+export interface LongMemEvalQuestionTrace {
+  questionId: string;
+  questionType: string;
+  question: string;
+  questionDate: string | null;
+  goldSessions: string[];
+  goldTurns: string[];
+  variants: Record<
+    string,
+    {
+      frame: RecallFrame | null;
+      /** 1-based rank of each gold session / turn in this variant's ranking (null: not in the top `depth`). */
+      goldRanks: { sessions: Record<string, number | null>; turns: Record<string, number | null> };
+      top: Array<{ rank: number; unitId: string; sessionId: string; sessionStart: string; turnIds: string[]; role: string | null; gold: boolean; reasons: string[]; text: string }>;
+    }
+  >;
+}
+
+/** How many hits per variant the trace keeps. */
+export const TRACE_TOP = 10;
 
 export interface LongMemEvalBenchResult {
   data: string;
@@ -24,8 +51,21 @@ export interface LongMemEvalBenchResult {
   questions: number;
   variants: Array<{ name: string; session: LongMemEvalSummary; turn: LongMemEvalSummary }>;
   timing: { ingestSeconds: number; retrievalSeconds: number };
+  /** Texts the ingest embedded, texts the embedding cache served, and the worker processes. */
+  embedding: { embedded: number; cached: number; workers: number };
   cachePath: string;
+  /** What counts as gold at each level (the report prints it). */
+  gold: { session: string; turn: string };
+  /** Per question (written as JSONL, not into results.json). */
+  traces: LongMemEvalQuestionTrace[];
 }
+
+export const GOLD_DEFINITION = {
+  session: "the question's answer_session_ids",
+  turn:
+    "turns flagged has_answer, of either role (user or assistant; single-session-assistant gold is the assistant's turn). " +
+    "LongMemEval's own turn-level scripts and plain BM25 baselines usually index user turns only; here every turn is a unit, so assistant turns compete too",
+};
 
 /**
  * Each LongMemEval question has its own haystack, so each is its own
@@ -44,40 +84,62 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
   });
   const depth = Math.max(...options.ks);
   const started = performance.now();
   const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[] }]));
   const corpus = new Map(prepared.conversations.map((c) => [c.namespace, c]));
+  const traces: LongMemEvalQuestionTrace[] = [];
   for (const [i, q] of prepared.questions.entries()) {
     const haystack = corpus.get(q.namespace)!;
+    const trace: LongMemEvalQuestionTrace = {
+      questionId: q.id,
+      questionType: String(q.category),
+      question: q.question,
+      questionDate: q.questionDate ?? null,
+      goldSessions: q.answerSessionIds ?? [],
+      goldTurns: q.evidence,
+      variants: {},
+    };
+    traces.push(trace);
     for (const v of variants) {
-      const { hits } = await runRecall(prepared.memory, {
+      const { hits, frame } = await runRecall(prepared.memory, {
         namespace: q.namespace,
         query: q.question,
         k: depth,
-        switches: v.switches,
+        ...recallSettings(v),
         queryVector: prepared.queryVectors.get(q.question)!,
         ...(q.questionDate ? { questionDate: q.questionDate } : {}),
       });
       const slot = rows.get(v.name)!;
       const type = String(q.category);
-      slot.session.push({
-        questionId: q.id,
-        questionType: type,
-        rankedIds: unique(hits.map((h) => h.unit.provenance.sessionId)),
-        answerIds: q.answerSessionIds ?? [],
-        corpusIds: haystack.sessions.map((s) => s.session.id),
-      });
-      slot.turn.push({
-        questionId: q.id,
-        questionType: type,
-        rankedIds: unique(hits.flatMap((h) => h.unit.provenance.turnIds)),
-        answerIds: q.evidence,
-        corpusIds: haystack.sessions.flatMap((s) => s.turns.map((t) => t.id)),
-      });
+      const rankedSessions = unique(hits.map((h) => h.unit.provenance.sessionId));
+      const rankedTurns = unique(hits.flatMap((h) => h.unit.provenance.turnIds));
+      slot.session.push({ questionId: q.id, questionType: type, rankedIds: rankedSessions, answerIds: trace.goldSessions, corpusIds: haystack.sessions.map((s) => s.session.id) });
+      slot.turn.push({ questionId: q.id, questionType: type, rankedIds: rankedTurns, answerIds: q.evidence, corpusIds: haystack.sessions.flatMap((s) => s.turns.map((t) => t.id)) });
+      const rankOf = (ranked: string[], id: string) => (ranked.indexOf(id) >= 0 ? ranked.indexOf(id) + 1 : null);
+      trace.variants[v.name] = {
+        frame,
+        goldRanks: {
+          sessions: Object.fromEntries(trace.goldSessions.map((id) => [id, rankOf(rankedSessions, id)])),
+          turns: Object.fromEntries(q.evidence.map((id) => [id, rankOf(rankedTurns, id)])),
+        },
+        top: hits.slice(0, TRACE_TOP).map((h) => ({
+          rank: h.rank,
+          unitId: h.unit.id,
+          sessionId: h.unit.provenance.sessionId,
+          sessionStart: h.unit.context.session.start,
+          turnIds: h.unit.provenance.turnIds,
+          role: h.unit.context.role ?? null,
+          gold: h.unit.provenance.turnIds.some((t) => q.evidence.includes(t)),
+          reasons: h.reasons,
+          text: h.unit.content.length > 240 ? `${h.unit.content.slice(0, 240)} …` : h.unit.content,
+        })),
+      };
     }
-    options.onProgress?.(i + 1, prepared.questions.length, "questions recalled");
+    options.onProgress?.(i + 1, prepared.questions.length, "recalled", "questions");
   }
   await prepared.memory.close();
   return {
@@ -90,7 +152,10 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       turn: summarizeLongMemEval(rows.get(v.name)!.turn, options.ks),
     })),
     timing: { ingestSeconds: prepared.ingestSeconds, retrievalSeconds: (performance.now() - started) / 1000 },
+    embedding: prepared.embedding,
     cachePath: prepared.cachePath,
+    gold: GOLD_DEFINITION,
+    traces,
   };
 }
 

@@ -1,21 +1,21 @@
 import { Command, Option } from "commander";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
-import { ANCHORER_NAMES, createAnchorer, type AnchorerName } from "../../open-memory.js";
+import { availableParallelism } from "node:os";
+import { ANCHORER_NAMES, createAnchorer, createEmbedder, type AnchorerName } from "../../open-memory.js";
 import type { LanguageModel } from "../../providers/language-model.js";
-import { createUseLiteEmbedder } from "../../providers/use-lite/use-lite-embedder.js";
-import { createHashEmbedder } from "../../providers/hash-embedder.js";
 import { createOpenAICompatibleLanguageModel, providerConfigFromEnv } from "../../providers/openai-compatible/index.js";
 import type { Embedder } from "../../providers/embedder.js";
 import { RamemError } from "../../model/errors.js";
 import { runLocomoBench } from "../../bench/locomo/run-locomo.js";
 import { locomoTables, writeLocomoReport } from "../../bench/report/locomo-report.js";
 import { runLongMemEvalBench } from "../../bench/longmemeval/run-longmemeval.js";
-import { longMemEvalTables, writeLongMemEvalReport } from "../../bench/report/longmemeval-report.js";
+import { longMemEvalSummaryTables, writeLongMemEvalReport } from "../../bench/report/longmemeval-report.js";
 import { DEFAULT_VARIANTS, VARIANTS } from "../../bench/variants.js";
 import { prepareBench } from "../../bench/prepare-bench.js";
 import { measureRecallLatency, type LatencySummary } from "../../bench/latency/measure-recall-latency.js";
-import { createProgress } from "../progress.js";
+import { createProgress, type ProgressReporter } from "../progress.js";
+import { combinedRows, combinedTable, writeCombinedReport } from "../../bench/report/combined-report.js";
 import { parsePositiveInt, runAction } from "../shared.js";
 
 interface BenchCliOptions {
@@ -25,6 +25,7 @@ interface BenchCliOptions {
   out: string;
   cache: string;
   embedder: "use-lite" | "hash";
+  workers: number;
   json?: boolean;
   qaLimit?: number;
   conversations?: string;
@@ -46,16 +47,24 @@ function parseKs(raw: string): number[] {
   return [...new Set(ks)].sort((a, b) => a - b);
 }
 
+const BENCH_EMBEDDERS = ["use-lite", "hash"] as const;
+
 async function embedderFor(name: string): Promise<Embedder> {
-  if (name === "hash") return createHashEmbedder();
-  if (name === "use-lite") return createUseLiteEmbedder();
-  throw new RamemError("BAD_OPTION", `unknown --embedder "${name}"`, { hint: "use use-lite or hash" });
+  if (!(BENCH_EMBEDDERS as readonly string[]).includes(name))
+    throw new RamemError("BAD_OPTION", `unknown --embedder "${name}"`, { hint: `use ${BENCH_EMBEDDERS.join(" or ")}` });
+  return createEmbedder(name as (typeof BENCH_EMBEDDERS)[number]);
 }
 
-function commonBenchOptions(cmd: Command, defaultKs: string): Command {
+/** What prepareBench needs to ingest in worker processes: each worker builds its own embedder and anchorer from these names. */
+function parallelIngest(opts: BenchCliOptions): { workers: number; providerNames: { embedder: (typeof BENCH_EMBEDDERS)[number]; anchorer: AnchorerName } } {
+  return { workers: opts.workers, providerNames: { embedder: opts.embedder, anchorer: opts.anchorer } };
+}
+
+const LOCOMO_KS = "5,10,20,30";
+const LONGMEMEVAL_KS_OPTION = "1,3,5,10,30,50";
+
+function commonBenchOptions(cmd: Command): Command {
   return cmd
-    .requiredOption("--data <file>", "benchmark data file")
-    .option("--k <list>", "budgets K, comma-separated", defaultKs)
     .option(
       "--variants <list>",
       `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")}; ramem-llm-frame needs an LLM, so it runs only when named)`,
@@ -68,6 +77,12 @@ function commonBenchOptions(cmd: Command, defaultKs: string): Command {
       "ingest into this store instead of the SQLite cache: a postgres:// URL (a schema per data set unless ?schema= names one) or a SQLite file",
     )
     .option("--embedder <name>", "use-lite (default, offline) or hash", "use-lite")
+    .option(
+      "--workers <n>",
+      "ingest in n worker processes (anchoring and embedding are single-threaded, so one per core); 1 ingests in this process",
+      parsePositiveInt("--workers"),
+      availableParallelism(),
+    )
     .addOption(
       new Option("--anchorer <name>", "rule (default, offline) or llm (RAMEM_LLM_*: the LLM restates windows of turns; ingested into its own cache)")
         .choices([...ANCHORER_NAMES])
@@ -77,6 +92,51 @@ function commonBenchOptions(cmd: Command, defaultKs: string): Command {
     .option("--quiet", "no progress output");
 }
 
+/** The LoCoMo run of `bench locomo` and `bench all`: results, report files and the tables for stdout. */
+async function benchLocomo(opts: BenchCliOptions, data: string, ks: number[], out: string, progress: ProgressReporter) {
+  const languageModel = languageModelFromEnv();
+  const result = await runLocomoBench({
+    dataPath: data,
+    ks,
+    variants: variantList(opts),
+    cacheDir: opts.cache,
+    embedder: await embedderFor(opts.embedder),
+    // The anchorer's id keys the cache, so an LLM-anchored store is kept apart.
+    anchorer: createAnchorer(opts.anchorer, languageModel),
+    ...(languageModel ? { languageModel } : {}),
+    ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
+    ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
+    ...parallelIngest(opts),
+    ...(opts.store ? { store: opts.store } : {}),
+    onProgress: (done, total, label, unit) => progress.update(done, total, `LoCoMo ${label}`, unit),
+  });
+  const files = writeLocomoReport(result, out, commandLine());
+  const notes = result.evidence.dropped ? `dropped ${result.evidence.dropped} malformed or dangling evidence ids (listed in report.md)\n` : "";
+  return { result, files, text: `${locomoTables(result)}\n\n${notes}` };
+}
+
+/** The LongMemEval run of `bench longmemeval` and `bench all`. */
+async function benchLongMemEval(opts: BenchCliOptions & { limit?: number }, data: string, ks: number[], out: string, progress: ProgressReporter) {
+  const result = await runLongMemEvalBench({
+    dataPath: data,
+    ks,
+    variants: variantList(opts),
+    cacheDir: opts.cache,
+    embedder: await embedderFor(opts.embedder),
+    anchorer: createAnchorer(opts.anchorer, languageModelFromEnv()),
+    ...(opts.limit ? { limit: opts.limit } : {}),
+    ...parallelIngest(opts),
+    ...(opts.store ? { store: opts.store } : {}),
+    onProgress: (done, total, label, unit) => progress.update(done, total, `LongMemEval ${label}`, unit),
+  });
+  const files = writeLongMemEvalReport(result, out, commandLine());
+  const { traces: _traces, ...summary } = result;
+  return { result, summary, files, text: `${longMemEvalSummaryTables(result)}\n\n` };
+}
+
+const variantList = (opts: BenchCliOptions) => opts.variants.split(",").map((s) => s.trim()).filter(Boolean);
+const commandLine = () => `ramem ${process.argv.slice(2).join(" ")}`;
+
 export function benchCommand(): Command {
   const bench = new Command("bench").description("Reproducible retrieval (and, with an LLM, QA) benchmarks. See README › Benchmarks.");
 
@@ -85,37 +145,18 @@ export function benchCommand(): Command {
       new Command("locomo").description(
         "LoCoMo: Recall@K, hit@K, MRR, tokens@K per category; the context-confusable subset with D@1 and rank gap; " +
           "QA F1 (official LoCoMo and SimpleMem harness) when RAMEM_LLM_BASE_URL/RAMEM_LLM_MODEL are set.",
-      ),
-      "5,10,20,30",
+      ).requiredOption("--data <file>", "the LoCoMo file (locomo10.json)"),
     )
+      .option("--k <list>", "budgets K, comma-separated", LOCOMO_KS)
       .option("--qa-limit <n>", "answer at most n questions per category with the LLM", parsePositiveInt("--qa-limit"))
       .option("--conversations <ids>", "only these sample ids, comma-separated (e.g. conv-26)")
       .action(async (opts: BenchCliOptions) =>
         runAction(opts.json, async () => {
-          const languageModel = languageModelFromEnv();
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
-          const result = await runLocomoBench({
-            dataPath: opts.data,
-            ks: parseKs(opts.k),
-            variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
-            cacheDir: opts.cache,
-            embedder: await embedderFor(opts.embedder),
-            // The anchorer's id keys the cache, so an LLM-anchored store is kept apart.
-            anchorer: createAnchorer(opts.anchorer, languageModel),
-            ...(languageModel ? { languageModel } : {}),
-            ...(opts.qaLimit ? { qaLimit: opts.qaLimit } : {}),
-            ...(opts.conversations ? { conversations: opts.conversations.split(",").map((s) => s.trim()) } : {}),
-            ...(opts.store ? { store: opts.store } : {}),
-            onProgress: (done, total, label) => progress.update(done, total, label),
-          });
+          const run = await benchLocomo(opts, opts.data, parseKs(opts.k), resolve(opts.out), progress);
           progress.stop();
-          const files = writeLocomoReport(result, resolve(opts.out), `ramem ${process.argv.slice(2).join(" ")}`);
-          if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-          else {
-            process.stdout.write(`${locomoTables(result)}\n\n`);
-            if (result.evidence.dropped) process.stdout.write(`dropped ${result.evidence.dropped} malformed or dangling evidence ids (listed in report.md)\n`);
-            process.stdout.write(`wrote ${files.join(", ")}\n`);
-          }
+          if (opts.json) process.stdout.write(`${JSON.stringify(run.result)}\n`);
+          else process.stdout.write(`${run.text}wrote ${run.files.join(", ")}\n`);
         }),
       ),
   );
@@ -124,29 +165,42 @@ export function benchCommand(): Command {
     commonBenchOptions(
       new Command("longmemeval").description(
         "LongMemEval: recall_any@k, recall_all@k, ndcg_any@k for k in 1,3,5,10,30,50 at session and turn level, per question type " +
-          "(abstention questions skipped). The data set is not shipped: pass its JSON file.",
-      ),
-      "1,3,5,10,30,50",
+          "(abstention questions skipped), and a per-question trace (longmemeval-questions.jsonl). The data set is not shipped: pass its JSON file.",
+      ).requiredOption("--data <file>", "a LongMemEval file (e.g. longmemeval_s_dev100.json)"),
     )
+      .option("--k <list>", "budgets K, comma-separated", LONGMEMEVAL_KS_OPTION)
       .option("--limit <n>", "only the first n questions", parsePositiveInt("--limit"))
       .action(async (opts: BenchCliOptions & { limit?: number }) =>
         runAction(opts.json, async () => {
-          const progress = createProgress("questions", { quiet: opts.quiet ?? false });
-          const result = await runLongMemEvalBench({
-            dataPath: opts.data,
-            ks: parseKs(opts.k),
-            variants: opts.variants.split(",").map((s) => s.trim()).filter(Boolean),
-            cacheDir: opts.cache,
-            embedder: await embedderFor(opts.embedder),
-            anchorer: createAnchorer(opts.anchorer, languageModelFromEnv()),
-            ...(opts.limit ? { limit: opts.limit } : {}),
-            ...(opts.store ? { store: opts.store } : {}),
-            onProgress: (done, total, label) => progress.update(done, total, label),
-          });
+          const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const run = await benchLongMemEval(opts, opts.data, parseKs(opts.k), resolve(opts.out), progress);
           progress.stop();
-          const files = writeLongMemEvalReport(result, resolve(opts.out), `ramem ${process.argv.slice(2).join(" ")}`);
-          if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-          else process.stdout.write(`${longMemEvalTables(result)}\n\nwrote ${files.join(", ")}\n`);
+          if (opts.json) process.stdout.write(`${JSON.stringify(run.summary)}\n`);
+          else process.stdout.write(`${run.text}wrote ${run.files.join(", ")}\n`);
+        }),
+      ),
+  );
+
+  bench.addCommand(
+    commonBenchOptions(
+      new Command("all").description(
+        "LoCoMo and a LongMemEval file back to back, every variant on both, into one report (<out>/report.md, results.json; " +
+          "each data set's own report in <out>/locomo and <out>/longmemeval): a change is judged on both kinds of conversation at once.",
+      ),
+    )
+      .requiredOption("--locomo <file>", "the LoCoMo file (locomo10.json)")
+      .requiredOption("--longmemeval <file>", "a LongMemEval file (e.g. longmemeval_s_dev100.json)")
+      .action(async (opts: BenchCliOptions & { locomo: string; longmemeval: string }) =>
+        runAction(opts.json, async () => {
+          const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const out = resolve(opts.out);
+          const locomo = await benchLocomo(opts, opts.locomo, parseKs(LOCOMO_KS), join(out, "locomo"), progress);
+          const lme = await benchLongMemEval(opts, opts.longmemeval, parseKs(LONGMEMEVAL_KS_OPTION), join(out, "longmemeval"), progress);
+          progress.stop();
+          const rows = combinedRows(locomo.result, lme.result);
+          const files = writeCombinedReport(rows, out, commandLine());
+          if (opts.json) process.stdout.write(`${JSON.stringify({ variants: rows, locomo: locomo.result, longmemeval: lme.summary })}\n`);
+          else process.stdout.write(`${combinedTable(rows)}\n\nwrote ${[...files, ...locomo.files, ...lme.files].join(", ")}\n`);
         }),
       ),
   );
@@ -174,7 +228,7 @@ export function benchCommand(): Command {
             embedder: await embedderFor(opts.embedder),
             anchorer: createRuleAnchorer(),
             ...(opts.store ? { store: opts.store } : {}),
-            onProgress: (done, total, label) => progress.update(done, total, label),
+            onProgress: (done, total, label, unit) => progress.update(done, total, label, unit),
           });
           progress.stop();
           try {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { createUseLiteEmbedder } from "./use-lite-embedder.js";
+import { awaitBackend, createUseLiteEmbedder } from "./use-lite-embedder.js";
 import { dot } from "../vector-math.js";
 
 test("use-lite: loads from the package without touching the network", async () => {
@@ -64,4 +64,22 @@ test("use-lite: batch of 100 keeps order; empty strings anywhere are safe", asyn
   const [onlyEmpty] = await e.embed([""]);
   assert.ok(dot(onlyEmpty!, vectors[99]!) > 0.9999);
   assert.deepEqual(await e.embed([]), []);
+});
+
+test("use-lite: the model is used only once tfjs has installed its backend, not as soon as tf.ready() resolves", async () => {
+  // tfjs' order of events: ready() resolves when the WASM module is
+  // instantiated; the backend instance is installed by the import-time
+  // setBackend a few microtasks later. A caller that only awaited ready()
+  // would run the model inside that gap.
+  let backendInstance: string | null = null;
+  const fakeCore = {
+    ready: () => Promise.resolve(),
+    setBackend: async (name: string) => {
+      backendInstance = name;
+      return true;
+    },
+  };
+  await awaitBackend(fakeCore);
+  assert.equal(backendInstance, "wasm");
+  await assert.rejects(awaitBackend({ ready: () => Promise.resolve(), setBackend: async () => false }), /could not initialise its WASM backend/);
 });

