@@ -63,9 +63,11 @@ async function load(set: "locomo" | "lme", dataPath: string, format: "locomo" | 
     if (set === "locomo" && !goldTurns.length) continue;
     const ranking = await contentRecall(deps, q.question, { namespace: q.namespace, pool: 100, queryVector: prepared.queryVectors.get(q.question)! });
     const [history, ss] = await Promise.all([store.historyRange(q.namespace), store.listSessions(q.namespace)]);
+    const poolUnits = await store.getUnits(q.namespace, ranking.map((c) => c.unitId));
     const frame = await induceFrame(q.question, {
       history,
       knownPeople: [...new Set(ss.flatMap((s) => s.participants))],
+      knownRoles: [...new Set(poolUnits.flatMap((u) => (u.context.role ? [u.context.role] : [])))],
       ...(q.questionDate ? { questionDate: q.questionDate } : {}),
       locateEvent: async (phrase) => {
         const [best] = await contentRecall(deps, phrase, { namespace: q.namespace, pool: 5 });

@@ -3,7 +3,7 @@ import type { SessionWithTurns, Turn } from "../model/conversation.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import { describeInterval, type MentionedTime } from "../model/time.js";
 import { groundTimeExpressions } from "../language/time-grounding.js";
-import { extractEntities, topicOf } from "../language/entities.js";
+import { extractEntities, topicFrom, topicOf } from "../language/entities.js";
 import { resolveFirstPerson } from "./resolve-first-person.js";
 import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
 import { unitId } from "./unit-id.js";
@@ -44,6 +44,8 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           kind: g.kind,
         }));
         const found = extractEntities(withCaptions(turn));
+        // The topic reads the words alone; without captions that is the same parse.
+        const topic = turn.attachments?.length ? topicOf(turn.text) : topicFrom(found);
         const context: EpisodicContext = {
           eventTime: inferEventTime(mentionedTimes),
           mentionedTimes,
@@ -52,7 +54,7 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           role: roleOfTurn(turn),
           location: found.places[0] ?? null,
           entities: dedupe([...found.people, ...found.organizations, ...found.places, ...found.topics]),
-          topic: topicOf(turn.text),
+          topic,
         };
         const previous = turns[i - 1];
         return {

@@ -51,9 +51,16 @@ async function run(job: IngestJob): Promise<void> {
   send({ type: "done", embedded: caching?.counts.embedded ?? 0, cached: caching?.counts.cached ?? 0 });
 }
 
+// A worker whose parent is gone (killed, crashed) stops at once instead of
+// ingesting on unseen; a session it was writing is rolled back by the store.
+process.on("disconnect", () => process.exit(1));
+
 process.once("message", (job: IngestJob) => {
   run(job).then(
-    () => process.disconnect(),
+    () => {
+      process.removeAllListeners("disconnect");
+      process.disconnect();
+    },
     (e: unknown) => {
       const err = e as { message?: string; code?: string; where?: string; hint?: string };
       process.send!({ type: "failed", message: err.message ?? String(e), code: err.code, where: err.where, hint: err.hint } satisfies WorkerMessage, () => process.exit(1));

@@ -8,6 +8,8 @@ import { ACTIVATION_CONFIDENCE, isFrameActive, type NamesCondition, type RecallF
 import { describeInterval, type TimeInterval } from "../model/time.js";
 import { induceDateCondition } from "./date-condition.js";
 import { findEventAnchor } from "./event-anchor.js";
+import { findAggregateCue } from "./aggregate-cue.js";
+import { induceRoleCondition } from "./role-condition.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
 
@@ -18,6 +20,8 @@ export interface InductionContext {
   questionDate?: string;
   /** Names the store knows as speakers/participants in this namespace (e.g. ["Caroline", "Melanie"]). */
   knownPeople: string[];
+  /** Roles that occur in the namespace's turns ("user", "assistant"); none between people. */
+  knownRoles?: string[];
   /** Optional: finds the memory of an anchor event ("the adoption meeting") and its time; used for before/after <event>. */
   locateEvent?: (phrase: string) => Promise<{ unitId: string; time: TimeInterval } | null>;
 }
@@ -96,6 +100,8 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
     }
   }
   const asksFor = ASKS_TIME.test(query) ? "time" : null;
+  const aggregateCue = findAggregateCue(query);
+  const aggregates = aggregateCue === null ? null : { evidence: aggregateCue };
   if (!time && asksFor) notes.push("the question asks for a time; that is no time constraint");
 
   const people = matchParticipants(query, ctx.knownPeople, date.timeSpans);
@@ -145,6 +151,7 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
     if (/[\p{L}\p{N}]/u.test(rest)) need = rest;
   }
 
-  const active = isFrameActive({ time, participants, location, entities });
-  return { need, time, participants, location, entities, asksFor, active, notes };
+  const role = induceRoleCondition(query, ctx.knownRoles ?? []);
+  const active = isFrameActive({ time, participants, location, entities, role });
+  return { need, time, participants, location, entities, role, asksFor, aggregates, active, notes };
 }

@@ -86,7 +86,11 @@ export function extractEntities(text: string): ExtractedEntities {
 
 /** A short topic label: the most specific (longest) noun phrase, earliest on ties. */
 export function topicOf(text: string): string | null {
-  const { topics, organizations, places } = extractEntities(text);
+  return topicFrom(extractEntities(text));
+}
+
+/** topicOf for entities already extracted: a second parse would double the anchoring cost of a turn. */
+export function topicFrom({ topics, organizations, places }: ExtractedEntities): string | null {
   let best: string | null = null;
   let bestWords = 0;
   for (const t of topics) {

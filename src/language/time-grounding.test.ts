@@ -149,3 +149,9 @@ test("intervals serialise as UTC ISO strings", () => {
     assert.ok(Date.parse(g.interval.start) < Date.parse(g.interval.end));
   }
 });
+
+test("times outside the years 0000–9999 are not kept (their ISO form would not be a storable datetime)", () => {
+  const grounded = groundTimeExpressions("The story starts on June 12, 5012 BC at noon and ends next week.", "2023-05-08T13:56:00.000Z");
+  assert.ok(grounded.every((g) => /^\d{4}-/.test(g.interval.start) && /^\d{4}-/.test(g.interval.end)), JSON.stringify(grounded));
+  assert.ok(grounded.some((g) => /next week/.test(g.text)), "the other times of the turn are kept");
+});

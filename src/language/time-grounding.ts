@@ -533,9 +533,19 @@ export function groundTimeExpressions(text: string, reference: string, opts: Gro
   const out: GroundedTime[] = [];
   for (const r of results) {
     const g = toGrounded(r, refDay);
-    if (g) out.push(g);
+    if (g && isStorableInterval(g.interval)) out.push(g);
   }
   return out;
+}
+
+/**
+ * Years outside 0000–9999 ("June 12, 5012 BC") have no plain ISO form (their
+ * ISO string is "-005012-…", which the store's schema rightly refuses): such
+ * a time belongs to a story, not to this conversation's timeline, so it is
+ * not kept as a coordinate.
+ */
+function isStorableInterval(i: { start: string; end: string }): boolean {
+  return /^\d{4}-/.test(i.start) && /^\d{4}-/.test(i.end);
 }
 
 /** The expression's own grounding: the longest time expression found in it, or null. */

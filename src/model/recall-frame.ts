@@ -36,6 +36,13 @@ export const NamesCondition = z.object({
 });
 export type NamesCondition = z.infer<typeof NamesCondition>;
 
+export const RoleCondition = z.object({
+  /** Whose turns are valid evidence: the user's own statements, or what the assistant said. */
+  role: z.enum(["user", "assistant"]),
+  ...Grounding,
+});
+export type RoleCondition = z.infer<typeof RoleCondition>;
+
 export const RecallFrame = z.object({
   /** The information need r_q: the query with the frame cues taken out. */
   need: z.string(),
@@ -43,12 +50,20 @@ export const RecallFrame = z.object({
   participants: NamesCondition.nullable(),
   location: NamesCondition.nullable(),
   entities: NamesCondition.nullable(),
+  /** In a chat with an assistant: whose turns hold the answer. Optional so that frames stored before it read as none. */
+  role: RoleCondition.nullable().optional(),
   /**
    * What kind of answer the need asks for: "time" for "When did…", "How
    * long…", "What year…". No condition — it rules nothing out and never makes
    * a frame active — but units that carry a time rank a little higher.
    */
   asksFor: z.enum(["time"]).nullable(),
+  /**
+   * Set when the need gathers evidence from several episodes ("how many",
+   * "in total", "which … first"): the query text that says so. No condition
+   * either; retrieval spreads the budget over episodes instead of one.
+   */
+  aggregates: z.object({ evidence: z.string() }).nullable(),
   /** True when at least one condition is reliably grounded; an inactive frame is never used to rank. */
   active: z.boolean(),
   /** Cues seen but not used, and why ("'last year' is ambiguous over a 5-year history with no question date"). */
@@ -62,7 +77,9 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   participants: null,
   location: null,
   entities: null,
+  role: null,
   asksFor: null,
+  aggregates: null,
   active: false,
   notes,
 });
@@ -73,11 +90,11 @@ export function isReliable<T extends { confidence: number }>(condition: T | null
 }
 
 /** A frame is active when any of its conditions is reliable. */
-export function isFrameActive(frame: Pick<RecallFrame, "time" | "participants" | "location" | "entities">): boolean {
-  return [frame.time, frame.participants, frame.location, frame.entities].some(isReliable);
+export function isFrameActive(frame: Pick<RecallFrame, "time" | "participants" | "location" | "entities" | "role">): boolean {
+  return [frame.time, frame.participants, frame.location, frame.entities, frame.role ?? null].some(isReliable);
 }
 
-export type FrameConditionName = "time" | "participants" | "location" | "entities";
+export type FrameConditionName = "time" | "participants" | "location" | "entities" | "role";
 
 /** The frame without some of its conditions, its activity recomputed (ablations; a caller's own restrictions). */
 export function withoutConditions(frame: RecallFrame, names: readonly FrameConditionName[]): RecallFrame {

@@ -43,4 +43,12 @@ describe("matchContext", () => {
     const later = said("2023-05-10T10:00:00.000Z");
     assert.equal(matchContext(later, frameWith(after()), { sessionContext: false }).ok, false);
   });
+
+  it("a role condition is met by the turns of that role only", () => {
+    const frame: RecallFrame = { ...EMPTY_FRAME("q"), role: { role: "user", evidence: "I", confidence: 0.8, note: "" }, active: true };
+    const user = matchContext({ ...said("2023-05-08T13:56:00.000Z", "user"), role: "user" }, frame, opts);
+    assert.deepEqual(user, { ok: true, met: ["said by the user"] });
+    assert.equal(matchContext({ ...said("2023-05-08T13:56:00.000Z", "assistant"), role: "assistant" }, frame, opts).ok, false);
+    assert.equal(matchContext(said("2023-05-08T13:56:00.000Z"), frame, opts).ok, false, "a unit without a role does not meet it");
+  });
 });

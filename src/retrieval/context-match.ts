@@ -38,6 +38,11 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
     if (!where) return { ok: false, met };
     met.push(`at ${where}`);
   }
+  const role = frame.role ?? null;
+  if (isReliable(role)) {
+    if (context.role !== role.role) return { ok: false, met };
+    met.push(`said by the ${role.role}`);
+  }
   if (isReliable(frame.entities)) {
     const what = frame.entities.names.find((n) => context.entities.some((e) => sameName(e, n)));
     if (!what) return { ok: false, met };

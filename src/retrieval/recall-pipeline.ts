@@ -61,8 +61,6 @@ export const DEFAULT_POOL = 100;
 export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallOutcome> {
   const switches = request.switches ?? RAMEM;
   const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
-  const induced = switches.frame ? await induceFor(deps, request) : null;
-  const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const ranking = await contentRecall(deps, request.query, {
     namespace: request.namespace,
     pool,
@@ -73,6 +71,10 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const ids = switches.contextRanking ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
   const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
   const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
+  // The roles the candidates' turns carry ground a role condition: none between people.
+  const knownRoles = [...new Set(units.flatMap((u) => (u.context.role ? [u.context.role] : [])))];
+  const induced = switches.frame ? await induceFor(deps, request, knownRoles) : null;
+  const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext) : new Map<string, MemoryUnit>();
   const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
@@ -105,12 +107,14 @@ async function answersToQuestions(
 async function induceFor(
   deps: { store: MemoryStore; embedder: Embedder },
   request: RecallRequest,
+  knownRoles: string[],
 ): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
   const [history, sessions] = await Promise.all([deps.store.historyRange(request.namespace), deps.store.listSessions(request.namespace)]);
   const knownPeople = [...new Set(sessions.flatMap((s) => s.participants))];
   const frame = await induceFrame(request.query, {
     history,
     knownPeople,
+    knownRoles,
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
     locateEvent: async (phrase) => {
       const [best] = await contentRecall(deps, phrase, { namespace: request.namespace, pool: 5 });

@@ -165,5 +165,56 @@ describe("reinstate", () => {
       assert.deepEqual(out[0]!.contextReasons, ["carries a time, as the query asks when"]);
       assert.deepEqual(ids(reinstate(asked, EMPTY_FRAME("What did Ann play?"), (id) => timed.get(id), RAMEM)), ["q", "x"]);
     });
+
+    it("in a chat with an assistant, a user's question keeps its score and the assistant's reply inherits none", () => {
+      const chat = new Map<string, MemoryUnit>([
+        ["q", unit("q", { ...context("S9", "user"), role: "user" }, "user: I've had my Fitbit for nine months, can you suggest a new band?")],
+        ["a", unit("a", { ...context("S9", "assistant"), role: "assistant" }, "assistant: Here are ten bands you might like …")],
+        ["x", unit("x", { ...context("S8", "user"), role: "user" }, "user: I run every morning.")],
+      ]);
+      const out = reinstate(asked, null, (id) => chat.get(id), { ...RAMEM, nextUnitOf: answerOf });
+      assert.deepEqual(ids(out), ["q", "x"]);
+      assert.equal(out[0]!.score, 0.1, "no question penalty");
+      assert.deepEqual(out[0]!.contextReasons, []);
+      // The ablation reads the dialogue as between people again.
+      const ablated = reinstate(asked, null, (id) => chat.get(id), { ...RAMEM, nextUnitOf: answerOf, signals: { roleAwareDialogue: false } });
+      assert.deepEqual(ids(ablated), ["a", "q", "x"]);
+    });
+
+    it("an assistant's question to the user still lends the user's answer its score", () => {
+      const chat = new Map<string, MemoryUnit>([
+        ["q", unit("q", { ...context("S9", "assistant"), role: "assistant" }, "assistant: What is your budget?")],
+        ["a", unit("a", { ...context("S9", "user"), role: "user" }, "user: About $500.")],
+        ["x", unit("x", { ...context("S8", "user"), role: "user" }, "user: I like hiking.")],
+      ]);
+      const out = reinstate(asked, null, (id) => chat.get(id), { ...RAMEM, nextUnitOf: answerOf });
+      assert.deepEqual(ids(out), ["a", "q", "x"]);
+    });
+  });
+
+  describe("aggregating queries", () => {
+    // S2 holds three strong hits, S1 and S3 one each: "how many" needs all three episodes.
+    const counting: RecallFrame = { ...EMPTY_FRAME("How many zebras did Ann see?"), aggregates: { evidence: "How many" } };
+
+    it("spread the budget over the episodes that hold strong hits", () => {
+      const plain = reinstate(ranking, null, contextOf, { ...RAMEM, k: 3 });
+      assert.deepEqual(ids(plain), ["u2", "u4", "u1"]);
+      const spread = reinstate(ranking, counting, contextOf, { ...RAMEM, k: 3, signals: { episodeSpread: 0.1 } });
+      assert.deepEqual(ids(spread), ["u2", "u1", "u3"]);
+      assert.deepEqual(
+        reinstate(ranking, counting, contextOf, { ...RAMEM, k: 5, signals: { episodeSpread: 0.1 } }).find((c) => c.unitId === "u4")!.contextReasons.at(-1),
+        "spread: 1 from its episode already −0.100",
+      );
+    });
+
+    it("leave a query that asks for one fact to its episode", () => {
+      const single = reinstate(ranking, EMPTY_FRAME("Did Ann see a zebra?"), contextOf, { ...RAMEM, k: 3, signals: { episodeSpread: 0.1 } });
+      assert.deepEqual(ids(single), ["u2", "u4", "u1"]);
+    });
+
+    it("may keep only part of the episode support", () => {
+      const out = reinstate(ranking, counting, contextOf, { ...RAMEM, k: 5, signals: { aggregateSupport: 0 } });
+      assert.deepEqual(ids(out), ["u1", "u2", "u3", "u4", "u5"]);
+    });
   });
 });

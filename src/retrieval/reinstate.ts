@@ -90,6 +90,12 @@ export interface ReinstateSignals {
   coverageWeight: number;
   /** Context-valid candidates (C_ctx) before the rest; false keeps the scored order. */
   contextFirst: boolean;
+  /** The answer-aware step reads the speakers' roles: a user's question to an assistant keeps its score, an assistant's reply inherits none. */
+  roleAwareDialogue: boolean;
+  /** When the query aggregates: what each unit already taken from an episode costs the next one from it; 0 = off. */
+  episodeSpread: number;
+  /** When the query aggregates: the share of episode support kept (1 = all, 0 = none). */
+  aggregateSupport: number;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -100,6 +106,9 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   supportFloor: SUPPORT_FLOOR,
   coverageWeight: COVERAGE_WEIGHT,
   contextFirst: true,
+  roleAwareDialogue: true,
+  episodeSpread: 0,
+  aggregateSupport: 1,
 };
 
 /**
@@ -162,14 +171,15 @@ export function reinstate(
   const episodeScore = (episode: string) =>
     (signals.episodeSupport > 0 ? (strongScores.get(episode) ?? []).slice(0, signals.episodeSupport).reduce((sum, s) => sum + s, 0) / signals.episodeSupport : 0) +
     (need.size > 0 ? (signals.coverageWeight * covered.get(episode)!.size) / need.size : 0);
+  const supportShare = frame?.aggregates ? signals.aggregateSupport : 1;
   const supported = candidates.map((c) => {
     const episode = episodeOf(c);
-    const support = episode === undefined ? 0 : episodeScore(episode);
+    const support = episode === undefined ? 0 : supportShare * episodeScore(episode);
     if (support > 0) reasonsOf.get(c.unitId)!.push(`episode ${episode} +${support.toFixed(3)}`);
     return { candidate: c, score: c.score + support };
   });
   supported.sort((a, b) => b.score - a.score || a.candidate.unitId.localeCompare(b.candidate.unitId));
-  const ranking = supported.map((s) => s.candidate);
+  const ranking = frame?.aggregates && signals.episodeSpread > 0 ? spreadOverEpisodes(supported, episodeOf, signals.episodeSpread, reasonsOf) : supported.map((s) => s.candidate);
 
   const contextValid = new Set<string>();
   if (frame?.active && signals.contextFirst) {
@@ -205,12 +215,18 @@ function answerAware(
     for (const [rank, c] of contentRanking.entries()) {
       const unit = unitOf(c.unitId);
       if (!unit || !asksQuestion(unit)) continue;
+      // A user asking an assistant is asking for help, and the question itself
+      // carries the user's facts ("I've had my Fitbit for nine months, can
+      // you…?"); only a question put to a person is answered with the fact.
+      if (signals.roleAwareDialogue && unit.context.role === "user") continue;
       if (signals.questionPenalty > 0) {
         byId.get(c.unitId)!.score -= signals.questionPenalty;
         reasons(c.unitId).push(`asks a question −${signals.questionPenalty}`);
       }
       const next = options.nextUnitOf(c.unitId);
       if (signals.answerLift <= 0 || next === undefined || !unitOf(next)) continue;
+      // An assistant's reply is long and generic: it inherits nothing.
+      if (signals.roleAwareDialogue && speaksForAService(unitOf(next)!)) continue;
       const answer = byId.get(next) ?? { unitId: next, score: 0 };
       if (signals.answerLift * c.score > answer.score) {
         answer.score = signals.answerLift * c.score;
@@ -241,4 +257,41 @@ function needTerms(query: string, frame: RecallFrame | null): Set<string> {
   const people = frame && isReliable(frame.participants) ? frame.participants.names : [];
   for (const name of people) for (const t of stemmedTerms(name)) terms.delete(t);
   return terms;
+}
+
+/** Assistant, system and tool turns speak for a service, not a person. */
+function speaksForAService(unit: MemoryUnit): boolean {
+  const role = unit.context.role;
+  return role === "assistant" || role === "system" || role === "tool";
+}
+
+/**
+ * Greedy: the next unit is the best score minus `spread` for every unit
+ * already taken from its episode, so an aggregating query's budget reaches
+ * the other episodes that hold a strong hit.
+ */
+function spreadOverEpisodes(
+  scored: ReadonlyArray<{ candidate: ContentCandidate; score: number }>,
+  episodeOf: (c: ContentCandidate) => string | undefined,
+  spread: number,
+  reasonsOf: Map<string, string[]>,
+): ContentCandidate[] {
+  const left = [...scored];
+  const taken = new Map<string, number>();
+  const out: ContentCandidate[] = [];
+  while (left.length > 0) {
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const [i, s] of left.entries()) {
+      const score = s.score - spread * (taken.get(episodeOf(s.candidate) ?? "") ?? 0);
+      if (score > bestScore) [best, bestScore] = [i, score];
+    }
+    const [next] = left.splice(best, 1);
+    const episode = episodeOf(next!.candidate);
+    const already = episode === undefined ? 0 : (taken.get(episode) ?? 0);
+    if (already > 0) reasonsOf.get(next!.candidate.unitId)!.push(`spread: ${already} from its episode already −${(spread * already).toFixed(3)}`);
+    if (episode !== undefined) taken.set(episode, already + 1);
+    out.push(next!.candidate);
+  }
+  return out;
 }
