@@ -14,7 +14,7 @@ import { contentRecall, type ContentCandidate } from "../src/retrieval/content-r
 import { induceFrame } from "../src/induction/induce-frame.js";
 import { summarizeRetrieval, confusableSubset, distractionMetrics, summarizeLongMemEval, type QuestionRetrieval } from "../src/bench/metrics/index.js";
 import type { MemoryUnit } from "../src/model/memory-unit.js";
-import type { RecallFrame } from "../src/model/recall-frame.js";
+import { withoutConditions, type RecallFrame } from "../src/model/recall-frame.js";
 import { reinstate, type ReinstateSignals } from "../src/retrieval/reinstate.js";
 
 const embedder = await createUseLiteEmbedder();
@@ -168,12 +168,16 @@ if (exps.includes("signals")) {
   report({ name: "- episode support & coverage", signals: { episodeSupport: 0, coverageWeight: 0 } });
   report({ name: "support floor 0", signals: { supportFloor: 0 } });
   report({ name: "- C_ctx first", signals: { contextFirst: false } });
-  report({ name: "- participant condition", frame: (it) => withoutCondition(it.frame, "participants") });
-  report({ name: "- time condition", frame: (it) => withoutCondition(it.frame, "time") });
+  report({ name: "- participant condition", frame: (it) => withoutConditions(it.frame, ["participants"]) });
+  report({ name: "- time condition", frame: (it) => withoutConditions(it.frame, ["time"]) });
+  report({ name: "- role condition", frame: (it) => withoutConditions(it.frame, ["role"]) });
+  report({ name: "- role-aware dialogue", signals: { roleAwareDialogue: false } });
+  report({ name: "- fine times only", signals: { fineTimesOnly: false } });
   report({ name: "- every signal (frame kept)", signals: { questionPenalty: 0, answerLift: 0, timeAnswerBonus: 0, episodeSupport: 0, coverageWeight: 0 } });
 }
 
-function withoutCondition(frame: RecallFrame, key: "participants" | "time" | "location" | "entities"): RecallFrame {
-  const f = { ...frame, [key]: null };
-  return { ...f, active: [f.time, f.participants, f.location, f.entities].some((c) => c !== null && c.confidence >= 0.7) };
+if (exps.includes("spread")) {
+  for (const spread of [0.005, 0.01, 0.02, 0.05]) report({ name: `spread ${spread}`, signals: { episodeSpread: spread } });
+  for (const share of [0, 0.5]) report({ name: `aggregate support ×${share}`, signals: { aggregateSupport: share } });
+  for (const share of [0, 0.5]) report({ name: `agg support ×${share} + spread 0.01`, signals: { aggregateSupport: share, episodeSpread: 0.01 } });
 }

@@ -9,6 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import { runLocomoBench, type LocomoBenchResult } from "./locomo/run-locomo.js";
 import { runLongMemEvalBench, type LongMemEvalQuestionTrace } from "./longmemeval/run-longmemeval.js";
 import { prepareBench } from "./prepare-bench.js";
@@ -261,4 +263,14 @@ describe("parallel bench ingest", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test("an ingest worker whose parent is gone exits instead of ingesting on", async () => {
+  const worker = fileURLToPath(new URL("./ingest-worker.ts", import.meta.url));
+  const child = fork(worker, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "ignore", "ipc"] });
+  await once(child, "message"); // ready: its handlers are in place
+  // What a killed parent looks like from the child: the IPC channel closes.
+  child.disconnect();
+  const [code] = (await Promise.race([once(child, "exit"), new Promise((_, reject) => setTimeout(() => reject(new Error("worker still running 20 s after its parent left")), 20_000))])) as [number | null];
+  assert.equal(code, 1);
 });

@@ -21,6 +21,7 @@ export interface IngestJob {
 }
 
 export type WorkerMessage =
+  | { type: "ready" }
   | { type: "progress"; turns: number }
   | { type: "done"; embedded: number; cached: number }
   | { type: "failed"; message: string; code?: string; where?: string; hint?: string };
@@ -67,3 +68,4 @@ process.once("message", (job: IngestJob) => {
     },
   );
 });
+process.send!({ type: "ready" } satisfies WorkerMessage);

@@ -44,6 +44,7 @@ export async function ingestInParallel(options: ParallelIngestOptions): Promise<
           new Promise<void>((resolve, reject) => {
             let finished = false;
             child.on("message", (m: WorkerMessage) => {
+              if (m.type === "ready") return;
               if (m.type === "progress") {
                 turnsDone += m.turns;
                 options.onTurns?.(turnsDone);

@@ -40,7 +40,9 @@ export function renderFrame(frame: RecallFrame): string {
   for (const [label, c] of [["participants", frame.participants], ["location", frame.location], ["entities", frame.entities]] as const) {
     if (c) lines.push(`  ${label}: ${c.names.join(", ")} ← "${c.evidence}" (confidence ${c.confidence.toFixed(2)})`);
   }
+  if (frame.role) lines.push(`  role: the ${frame.role.role}'s turns ← "${frame.role.evidence}" (${frame.role.note}; confidence ${frame.role.confidence.toFixed(2)})`);
   if (frame.asksFor === "time") lines.push("  asks for: a time (units that carry one rank a little higher)");
+  if (frame.aggregates) lines.push(`  aggregates: "${frame.aggregates.evidence}" gathers evidence from several episodes`);
   for (const n of frame.notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
 }

@@ -31,6 +31,14 @@ const MONTH_OR_SEASON =
 const RANGE_WORDS = /\b(to|through|until|till|and)\b|[-–]/i;
 const BETWEEN_AND = /\bbetween\s+$/i;
 
+/** A past-tense verb or auxiliary: the question asks about something that already happened. */
+const PAST_TENSE = /\b(did|was|were|had|went|got|saw|made|took|said|told|ate|\w{2,}ed)\b/i;
+
+function startOfDay(iso: string): number {
+  const d = new Date(iso);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+}
+
 function relationOf(word: string | undefined, text: string): TimeRelation {
   const lead = /^(since|from|around|circa|about)\b/i.exec(text)?.[1]?.toLowerCase();
   // A stated range ("from May to July 2023") is a window, whatever word leads it.
@@ -168,6 +176,12 @@ export function induceDateCondition(query: string, input: DateConditionInput): D
     }
 
     const evidence = query.slice(span[0], span[1]).trim();
+    // "a movie to watch tonight", "plans for next week": a time at the moment of
+    // asking or later says when the need is, not when the evidence was said.
+    if (input.questionDate && Date.parse(window.start) >= startOfDay(input.questionDate) && !PAST_TENSE.test(query)) {
+      notes.push(`'${evidence}' is the time of asking or later and the question is not about the past: it describes the need, not a recall window`);
+      continue;
+    }
     let window2: TimeInterval;
     let confidence: number;
     let note: string;

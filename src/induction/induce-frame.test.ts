@@ -266,3 +266,14 @@ test("induceFrame: a question that asks for a time says so, without a condition 
     assert.equal((await induceFrame(q, { history: TWO_YEARS, knownPeople: [] })).asksFor, null, q);
   }
 });
+
+test("a time at the moment of asking or later in a request is no recall window; in a question about the past it is", async () => {
+  const ctx = { history: { start: "2023-01-01T00:00:00.000Z", end: "2023-05-30T20:00:00.000Z" }, questionDate: "2023-05-30T21:00:00.000Z", knownPeople: [] };
+  const request = await induceFrame("Can you recommend a show or movie for me to watch tonight?", ctx);
+  assert.equal(request.time, null);
+  assert.ok(request.notes.some((n) => /'tonight' is the time of asking or later/.test(n)), request.notes.join("\n"));
+  const recall = await induceFrame("What did I watch tonight?", ctx);
+  assert.equal(recall.time?.evidence, "tonight");
+  const plan = await induceFrame("What should I pack for next week?", ctx);
+  assert.equal(plan.time, null);
+});

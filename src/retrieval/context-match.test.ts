@@ -52,3 +52,22 @@ describe("matchContext", () => {
     assert.equal(matchContext(said("2023-05-08T13:56:00.000Z"), frame, opts).ok, false, "a unit without a role does not meet it");
   });
 });
+
+describe("matchContext: coarse times", () => {
+  const saturday: TimeCondition = { relation: "during", window: DAY, evidence: "last Saturday", confidence: 0.9, note: "" };
+  const withTime = (start: string, end: string, granularity: "day" | "month") => ({
+    ...said("2023-06-20T10:00:00.000Z"),
+    mentionedTimes: [{ text: "t", interval: { start, end, granularity }, kind: "relative" as const }],
+  });
+  it("a time much coarser than a bounded window does not place the unit in it", () => {
+    const thisMonth = withTime("2023-05-01T00:00:00.000Z", "2023-06-01T00:00:00.000Z", "month");
+    assert.equal(matchContext(thisMonth, frameWith(saturday), opts).ok, false);
+    assert.equal(matchContext(thisMonth, frameWith(saturday), { ...opts, fineTimesOnly: false }).ok, true, "the ablation counts any overlap");
+    const thatDay = withTime("2023-05-08T00:00:00.000Z", "2023-05-09T00:00:00.000Z", "day");
+    assert.equal(matchContext(thatDay, frameWith(saturday), opts).ok, true);
+  });
+  it("open-ended relations still take any overlap", () => {
+    const thisMonth = withTime("2023-05-01T00:00:00.000Z", "2023-06-01T00:00:00.000Z", "month");
+    assert.equal(matchContext(thisMonth, frameWith(after()), opts).ok, true);
+  });
+});

@@ -13,7 +13,16 @@ export interface ContextMatch {
 export interface MatchOptions {
   /** false (ablation no-session-context): only event and mentioned times count, not the session span. */
   sessionContext: boolean;
+  /**
+   * A unit's time meets a "during"/"around" window only when it is no
+   * coarser than the window ("this month" says nothing about "last Saturday").
+   * Default true.
+   */
+  fineTimesOnly?: boolean;
 }
+
+/** How much longer than the window a unit's time may be and still place the unit in it (a weekend against "Saturday"). */
+const COARSER_THAN_WINDOW = 2;
 
 /**
  * Does a unit's episodic context satisfy a recall frame, and why. Only
@@ -74,7 +83,11 @@ function matchTime(context: EpisodicContext, condition: TimeCondition, options: 
   if (context.eventTime) candidates.push(["event time", context.eventTime]);
   for (const m of context.mentionedTimes) candidates.push([`mentions "${m.text}"`, m.interval]);
   if (options.sessionContext) candidates.push(["session", { start: context.session.start, end: sessionEnd(context.session) }]);
+  const bounded = condition.relation === "during" || condition.relation === "around";
+  const windowLength = window.end - window.start;
   for (const [label, t] of candidates) {
+    const length = Date.parse(t.end) - Date.parse(t.start);
+    if ((options.fineTimesOnly ?? true) && bounded && label !== "session" && length > COARSER_THAN_WINDOW * windowLength) continue;
     if (Date.parse(t.start) < window.end && window.start < Date.parse(t.end)) {
       return `${label} ${condition.relation} ${describeInterval(condition.window)}`;
     }

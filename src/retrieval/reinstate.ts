@@ -96,6 +96,8 @@ export interface ReinstateSignals {
   episodeSpread: number;
   /** When the query aggregates: the share of episode support kept (1 = all, 0 = none). */
   aggregateSupport: number;
+  /** A unit's event or mentioned time meets a bounded window only when it is no coarser than the window. */
+  fineTimesOnly: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -109,6 +111,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   roleAwareDialogue: true,
   episodeSpread: 0,
   aggregateSupport: 1,
+  fineTimesOnly: true,
 };
 
 /**
@@ -186,7 +189,7 @@ export function reinstate(
     for (const c of ranking) {
       const unit = unitOf(c.unitId);
       if (!unit) continue;
-      const match = matchContext(unit.context, frame, { sessionContext: options.sessionContext });
+      const match = matchContext(unit.context, frame, { sessionContext: options.sessionContext, fineTimesOnly: signals.fineTimesOnly });
       if (match.ok) {
         reasonsOf.get(c.unitId)!.unshift(...match.met);
         contextValid.add(c.unitId);

@@ -64,7 +64,9 @@ export function frameSummary(frame: RecallFrame) {
       : null,
     participants: frame.participants ? [...frame.participants.names] : null,
     location: frame.location ? [...frame.location.names] : null,
+    role: frame.role?.role ?? null,
     asksFor: frame.asksFor,
+    aggregates: frame.aggregates?.evidence ?? null,
     notes: [...frame.notes],
   };
 }
@@ -75,6 +77,7 @@ export function describeFrame(frame: RecallFrame): string {
   if (frame.time) parts.push(`time ${frame.time.relation} ${describeInterval(frame.time.window)} (from "${frame.time.evidence}")`);
   if (frame.participants) parts.push(`people ${frame.participants.names.join(", ")}`);
   if (frame.location) parts.push(`place ${frame.location.names.join(", ")}`);
+  if (frame.role) parts.push(`the ${frame.role.role}'s turns`);
   const head = frame.active
     ? `Recall frame: ${parts.join("; ")} — memories from that context are ranked first.`
     : "Recall frame: none grounded — ranked by content only.";

@@ -107,8 +107,12 @@ const FrameSummary = z.object({
   time: z.object({ relation: z.string(), window: Interval, evidence: z.string(), confidence: z.number() }).nullable(),
   participants: z.array(z.string()).nullable(),
   location: z.array(z.string()).nullable(),
+  /** In a chat with an assistant: whose turns hold the answer ("user" for a first-person question, "assistant" for what the assistant said). */
+  role: z.enum(["user", "assistant"]).nullable(),
   /** "time" when the query asks when: units carrying a time rank a little higher. */
   asksFor: z.enum(["time"]).nullable(),
+  /** The words that make the query gather evidence from several episodes ("how many"), or null. */
+  aggregates: z.string().nullable(),
   notes: z.array(z.string()),
 });
 
