@@ -9,7 +9,7 @@ import { EMPTY_FRAME } from "../../model/recall-frame.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
 import { rememberTurns } from "./remember-turns.js";
 import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput } from "./tool-schemas.js";
-import { describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
+import { describeAnswer, describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -128,12 +128,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const memories = [...result.hits].sort((a, b) => a.rank - b.rank).map(recalledMemory);
         let text: string;
         if (!result.llmConfigured) text = `${NO_LLM_NOTICE}\n\n${result.evidence.text}`;
-        else {
-          const cited = result.cited.length
-            ? `Cited: ${result.cited.map((c) => `[${c.rank}] unit ${c.unitId} (turns ${c.turnIds.join(",")})`).join("; ")}`
-            : "Cited: none";
-          text = `Answer: ${result.answer ?? ""}\n${cited}\n\nEvidence the answer was drawn from:\n${result.evidence.text}`;
-        }
+        else text = describeAnswer(result);
         return {
           content: [{ type: "text", text }],
           structuredContent: {
