@@ -7,6 +7,7 @@ import type { ApiKeyStore } from "../store/api-key-contract.js";
 import { RamemError } from "../model/errors.js";
 import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
+import { createHostOriginPolicy, hostOriginGuard } from "./host-origin-guard.js";
 import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
 import { createMcpHttpApp } from "./mcp/create-mcp-http-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
@@ -41,10 +42,17 @@ export interface StartServerOptions {
   subApps?: Record<string, (deps: SubAppDeps) => Hono<any, any, any>>;
   /**
    * MCP over streamable HTTP at /mcp, with the same keys and Memory as the REST
-   * API (default on; false leaves it out). `allowedOrigins`: browser origins
-   * accepted besides loopback ones. A `subApps["/mcp"]` replaces it.
+   * API (default on; false leaves it out). `allowedOrigins` is the same as the
+   * top-level option (kept for callers that set it here). A `subApps["/mcp"]` replaces it.
    */
   mcp?: boolean | { allowedOrigins?: readonly string[] };
+  /**
+   * Host names answered besides loopback names and the bound address (a DNS
+   * name the server is reached by); "*" answers any. Every route checks it.
+   */
+  allowedHosts?: readonly string[];
+  /** Browser origins answered besides loopback ones; "*" answers any. Every route checks it. */
+  allowedOrigins?: readonly string[];
   /** Where the open-mode warning goes (default stderr). */
   warn?: (message: string) => void;
 }
@@ -89,19 +97,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
   });
+  const hostOriginPolicy = createHostOriginPolicy({
+    boundHost: host,
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: [...(options.allowedOrigins ?? []), ...(typeof options.mcp === "object" ? (options.mcp.allowedOrigins ?? []) : [])],
+  });
   const app = new Hono();
   app.notFound(routeNotFound);
   app.onError(problemForError);
+  // First, for every route (REST, /mcp, sub-apps, /health): a DNS-rebinding or cross-site page is refused before anything runs.
+  app.use("*", hostOriginGuard(hostOriginPolicy));
   // Sub-apps first, so the REST app's not-found handler does not answer for them.
   // `ramem serve` mounts the MCP streamable-HTTP app here at "/mcp" (see StartServerOptions.subApps).
   for (const [path, make] of Object.entries(options.subApps ?? {})) {
     app.route(path, make({ memory, authenticate }));
   }
   if (options.mcp !== false && !(options.subApps && "/mcp" in options.subApps)) {
-    const allowedOrigins = typeof options.mcp === "object" ? options.mcp.allowedOrigins : undefined;
     // The REST app's middleware (auth, body limits) is bound to /v1/*, so nothing reads the body before the
     // MCP transport does; the transport caps a message at 4 MiB itself, and a tool's own checks refuse a turn over 64,000 characters.
-    app.route("/mcp", createMcpHttpApp({ memory, authenticate, ...(allowedOrigins ? { allowedOrigins } : {}) }));
+    app.route("/mcp", createMcpHttpApp({ memory, authenticate, hostOriginPolicy }));
   }
   app.route("/", rest);
 

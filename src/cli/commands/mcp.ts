@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, collectList, openFromOptions, runAction, type CommonOptions } from "../shared.js";
 import { createMcpServer } from "../../server/mcp/create-mcp-server.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../../server/auth/principal.js";
 import { checkNamespace } from "../../formats/shared.js";
@@ -32,7 +32,7 @@ export function mcpCommand(): Command {
         "Serve memory to an MCP client over stdio: tools remember, recall, ask and forget. stdout carries the protocol; logs go to stderr. " +
           "(Over HTTP, with API keys, the same tools are at /mcp of `ramem serve`.)",
       )
-      .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collect)
+      .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collectList)
       .option("--read-only", "only allow recall and ask (no remember, no forget)"),
     { json: false },
   )
@@ -87,10 +87,6 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         process.stderr.write(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
       }),
     );
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter(Boolean)];
 }
 
 export function principalFor(opts: { namespace?: readonly string[] | undefined; readOnly?: boolean | undefined }): Principal {

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, collectList, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
 import { resolveStoreLocation } from "../store-location.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from "../../server/serve.js";
@@ -11,6 +11,8 @@ interface ServeOptions extends CommonOptions {
   port: number;
   maxBody: number;
   maxImport: number;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
 }
 
 function parsePort(value: string): number {
@@ -29,7 +31,9 @@ export function serveCommand(): Command {
       .option("--host <host>", "interface to listen on", DEFAULT_HOST)
       .option("--port <port>", "TCP port (0: any free port)", parsePort, DEFAULT_PORT)
       .option("--max-body <bytes>", "request body limit (import excepted)", parsePositiveInt("--max-body"), DEFAULT_MAX_BODY_BYTES)
-      .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES),
+      .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES)
+      .option("--allowed-hosts <names>", "Host names to answer besides loopback names and the --host address, e.g. a DNS name the server is reached by (repeat or comma-separate; * for any)", collectList)
+      .option("--allowed-origins <origins>", "browser origins to answer besides loopback pages, e.g. https://agent.example.com (repeat or comma-separate; * for any)", collectList),
   ).action(async (opts: ServeOptions) =>
     runAction(opts.json, async () => {
       const memory = await openFromOptions(opts);
@@ -50,6 +54,8 @@ export function serveCommand(): Command {
           port: opts.port,
           maxBodyBytes: opts.maxBody,
           maxImportBytes: opts.maxImport,
+          allowedHosts: opts.allowedHosts ?? [],
+          allowedOrigins: opts.allowedOrigins ?? [],
         });
       } catch (err) {
         await keys.close();

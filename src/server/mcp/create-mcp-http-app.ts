@@ -6,6 +6,7 @@ import type { Authenticate } from "../auth/authenticate.js";
 import { RamemError } from "../../model/errors.js";
 import { createMcpServer } from "./create-mcp-server.js";
 import { problemType } from "../rest/problem.js";
+import { createHostOriginPolicy, hostOriginGuard, type HostOriginPolicy } from "../host-origin-guard.js";
 
 /** Returns the caller, or throws a RamemError with code UNAUTHORIZED (no or unknown key) or FORBIDDEN: the server's own authenticator. */
 export type { Authenticate };
@@ -16,8 +17,15 @@ export interface McpHttpAppOptions {
   /**
    * Browser origins allowed besides loopback ones (e.g. "https://agent.example.com").
    * Requests without an Origin header (every non-browser client) are not affected.
+   * Ignored when `hostOriginPolicy` is given.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * The Host/Origin allow-list (host-origin-guard.ts); `startServer` passes its
+   * own, the one every route of the server checks. Default: loopback hosts and
+   * origins plus `allowedOrigins`.
+   */
+  hostOriginPolicy?: HostOriginPolicy;
   /** Clock for turns given without a time (tests pin it). */
   now?: () => Date;
 }
@@ -34,18 +42,15 @@ export interface McpHttpAppOptions {
  * server-to-client event stream) and DELETE (ending a session) have nothing to
  * act on in this mode and answer 405, after authentication.
  *
- * A browser request from a foreign Origin is refused (403) before anything
- * else, as the MCP spec requires: on a loopback server without keys (the
- * local principal) a DNS-rebinding page could otherwise act as the local user.
+ * A request for a foreign Host or from a foreign browser Origin is refused
+ * (403) before anything else, as the MCP spec requires: on a loopback server
+ * without keys (the local principal) a DNS-rebinding page could otherwise act
+ * as the local user. The check is the server's one guard (host-origin-guard.ts).
  */
 export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
   const app = new Hono();
-  const allowed = new Set(options.allowedOrigins ?? []);
+  app.use("*", hostOriginGuard(options.hostOriginPolicy ?? createHostOriginPolicy({ allowedOrigins: options.allowedOrigins ?? [] })));
   app.all("/", async (c) => {
-    const origin = c.req.header("origin");
-    if (origin !== undefined && !originAllowed(origin, allowed)) {
-      return problem(403, "ORIGIN_NOT_ALLOWED", `requests from the browser origin ${JSON.stringify(origin)} are not accepted`, "call from a loopback page or a non-browser client, or have the server allow this origin");
-    }
     let principal: Principal;
     try {
       principal = await options.authenticate(c.req.raw);
@@ -68,18 +73,6 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
     }
   });
   return app;
-}
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
-  if (allowed.has(origin)) return true;
-  try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
-  } catch {
-    // "null" (sandboxed frames, file:) and garbage are foreign.
-    return false;
-  }
 }
 
 function authProblem(err: unknown): Response {

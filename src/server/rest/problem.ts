@@ -26,6 +26,8 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 const STATUS_BY_CODE: Record<string, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   NAMESPACE_NOT_FOUND: 404,
   SESSION_NOT_FOUND: 404,
   UNIT_NOT_FOUND: 404,
