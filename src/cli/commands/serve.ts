@@ -13,6 +13,7 @@ interface ServeOptions extends CommonOptions {
   maxImport: number;
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  open?: boolean;
 }
 
 function parsePort(value: string): number {
@@ -26,12 +27,13 @@ export function serveCommand(): Command {
     new Command("serve")
       .description(
         "Serve the REST API (OpenAPI document at /openapi.json) and MCP over streamable HTTP at /mcp. Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
-          "With no keys it runs open on loopback only, and refuses any other host.",
+          "With a store that never held a key (or --open) it runs open on loopback only, and refuses any other host; revoking every key leaves it closed.",
       )
       .option("--host <host>", "interface to listen on", DEFAULT_HOST)
       .option("--port <port>", "TCP port (0: any free port)", parsePort, DEFAULT_PORT)
       .option("--max-body <bytes>", "request body limit (import excepted)", parsePositiveInt("--max-body"), DEFAULT_MAX_BODY_BYTES)
       .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES)
+      .option("--open", "answer requests without a key as the local admin, whatever keys exist (loopback only). Without it the server is open only while its store has never held a key")
       .option("--allowed-hosts <names>", "Host names to answer besides loopback names and the --host address, e.g. a DNS name the server is reached by (repeat or comma-separate; * for any)", collectList)
       .option("--allowed-origins <origins>", "browser origins to answer besides loopback pages, e.g. https://agent.example.com (repeat or comma-separate; * for any)", collectList),
   ).action(async (opts: ServeOptions) =>
@@ -56,6 +58,7 @@ export function serveCommand(): Command {
           maxImportBytes: opts.maxImport,
           allowedHosts: opts.allowedHosts ?? [],
           allowedOrigins: opts.allowedOrigins ?? [],
+          ...(opts.open ? { open: true } : {}),
         });
       } catch (err) {
         await keys.close();
