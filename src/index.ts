@@ -3,10 +3,10 @@
 export * from "./model/index.js";
 export type { Embedder } from "./providers/embedder.js";
 export type { LanguageModel, ChatMessage, CompletionRequest, CompletionResult } from "./providers/language-model.js";
-export type { MemoryStore, UnitRecord, ScoredUnitId, StoredSession, UnitFilter, StoreStats } from "./store/contract.js";
+export type { MemoryStore, UnitRecord, ScoredUnitId, StoredSession, UnitFilter, StoreStats, ScrubOptions, ScrubReport } from "./store/contract.js";
 export type { Anchorer, AnchorResult } from "./anchoring/anchorer.js";
 
-export { Memory, type MemoryOptions, type RecallOptions } from "./memory.js";
+export { Memory, type MemoryOptions, type RecallOptions, type ForgetOptions } from "./memory.js";
 export { openMemory, type OpenMemoryOptions, type EmbedderName } from "./open-memory.js";
 export { createRuleAnchorer, RULE_ANCHORER_ID } from "./anchoring/rule-anchorer.js";
 export { ingestSessions, type IngestReport, type IngestProgress } from "./anchoring/ingest-sessions.js";

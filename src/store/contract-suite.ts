@@ -549,6 +549,26 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           assert.equal((await store.searchLexical(ns, ["seashell"], 10)).length, 1);
         });
       });
+
+      it("scrubDeleted (with and without vacuum) keeps everything not deleted, searchable, and reports what it did", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2 } = await seeded(store);
+          await store.replaceSession(makeSession({ namespace: "ns-other", id: "o1" }), "ho", [makeRecord(makeSession({ namespace: "ns-other", id: "o1" }), 0, { content: "Other tenant keeps tomatoes." })]);
+          await store.deleteSession(ns, "s1");
+          for (const vacuum of [false, true]) {
+            const report = await store.scrubDeleted({ vacuum });
+            assert.ok(Array.isArray(report.steps), "steps");
+            assert.equal(typeof report.complete, "boolean");
+            if (!report.complete) assert.ok(report.note, "an incomplete scrub says what remains");
+            assert.deepEqual(await store.getUnits(ns, unitIds(r1)), []);
+            assert.deepEqual(ids(await store.searchLexical(ns, ["seashell", "tomatoes"], 10)), unitIds(r2));
+            assert.deepEqual(ids(await store.searchDense(ns, axisVector(2), 1)), unitIds(r2));
+            assert.equal((await store.searchLexical("ns-other", ["tomatoes"], 10)).length, 1);
+            assert.equal((await store.stats()).units, 2);
+          }
+          assert.ok((await store.scrubDeleted({ vacuum: true })).complete, "a vacuum leaves no deleted row in the store's files");
+        });
+      });
     });
 
     describe("getUnits", () => {

@@ -37,6 +37,21 @@ export interface ReplaceSessionOptions {
   expectedHash?: string | null;
 }
 
+export interface ScrubOptions {
+  /** Also rebuild the storage (SQLite VACUUM; PostgreSQL VACUUM FULL of the store's tables): slower, compacts the files. */
+  vacuum?: boolean;
+}
+
+/** What scrubDeleted did, and whether deleted bytes may still be readable. */
+export interface ScrubReport {
+  /** The steps run, in order, e.g. ["fts optimize", "wal checkpoint (truncate)"]. */
+  steps: string[];
+  /** True when no deleted byte is left in the store's files as far as the dialect can tell. */
+  complete: boolean;
+  /** When not complete: what remains and how to remove it. */
+  note?: string;
+}
+
 export interface StoreStats {
   namespaces: number;
   sessions: number;
@@ -107,6 +122,18 @@ export interface MemoryStore {
   /** Returns the number of units deleted. */
   deleteSession(namespace: string, sessionId: string): Promise<number>;
   deleteNamespace(namespace: string): Promise<number>;
+  /**
+   * Makes what the deletes above (and replaceSession's replaced units) took
+   * out unreadable in the store's own files, as far as the dialect can:
+   * Memory's forget calls run it after every delete. Data not deleted is
+   * untouched. SQLite: the deleted cells are already zeroed (secure_delete),
+   * the FTS index is rebuilt and the WAL checkpointed and truncated, so the
+   * .db, -wal and -shm files hold no deleted text; `vacuum` also rebuilds the
+   * file. PostgreSQL: deleted rows stay in table pages, indexes and the WAL
+   * until VACUUM; only `vacuum` (VACUUM FULL: the tables are rewritten, under
+   * an exclusive lock) takes them out of the table files.
+   */
+  scrubDeleted(options?: ScrubOptions): Promise<ScrubReport>;
 
   listNamespaces(): Promise<string[]>;
   stats(namespace?: string): Promise<StoreStats>;

@@ -4,7 +4,7 @@ import { toSql } from "pgvector/pg";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
@@ -377,6 +377,31 @@ class PostgresStore implements MemoryStore {
       await c.query("DELETE FROM sessions WHERE namespace = $1", [namespace]);
       return rowCount ?? 0;
     });
+  }
+
+  async scrubDeleted(options: ScrubOptions = {}): Promise<ScrubReport> {
+    this.assertOpen();
+    if (!options.vacuum) {
+      return {
+        steps: [],
+        complete: false,
+        note: "PostgreSQL keeps deleted rows in table and index pages until VACUUM, and in its WAL, replicas and backups until those are recycled; forget with purge (--purge) runs VACUUM FULL on the store's tables",
+      };
+    }
+    // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
+    const { rows } = await this.q<{ name: string }>(
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'unit_vectors', 'units', 'sessions']) AS t WHERE to_regclass(t) IS NOT NULL",
+    );
+    const steps: string[] = [];
+    for (const { name } of rows) {
+      await this.q(`VACUUM (FULL, ANALYZE) ${name}`);
+      steps.push(`vacuum full ${name}`);
+    }
+    return {
+      steps,
+      complete: true,
+      note: "the table files were rewritten without the deleted rows; PostgreSQL's WAL, replicas and backups keep them until recycled",
+    };
   }
 
   async listNamespaces(): Promise<string[]> {

@@ -4,7 +4,7 @@ import * as sqliteVec from "sqlite-vec";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
@@ -86,7 +86,10 @@ class SqliteStore implements MemoryStore {
         // WAL lets readers in other processes proceed while one process writes.
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL");
+        // Deleted cells and freed pages are overwritten with zeros, so a forgotten turn is not left in free space.
+        db.pragma("secure_delete = ON");
         migrate(db, path);
+        secureDeleteFts(db);
       }
     } catch (err) {
       db.close();
@@ -393,6 +396,27 @@ class SqliteStore implements MemoryStore {
       .immediate();
   }
 
+  async scrubDeleted(options: ScrubOptions = {}): Promise<ScrubReport> {
+    this.assertWritable();
+    const steps: string[] = [];
+    // FTS5 keeps index segments and their split keys: a rebuild into one segment drops every deleted term.
+    this.db.exec("INSERT INTO fts(fts) VALUES ('optimize')");
+    steps.push("fts optimize");
+    if (options.vacuum) {
+      this.db.exec("VACUUM");
+      steps.push("vacuum");
+    }
+    // The WAL still holds earlier page images (the deleted text among them) until it is copied back and truncated.
+    const [result] = this.db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number; log: number; checkpointed: number }>;
+    steps.push("wal checkpoint (truncate)");
+    if (this.location === ":memory:" || !result || (result.busy === 0 && result.log <= 0)) return { steps, complete: true };
+    return {
+      steps,
+      complete: false,
+      note: "another connection (a process reading this file) kept the WAL from being checkpointed: deleted text may remain in the -wal file until it closes; forget again (or run any forget with --purge) once it has",
+    };
+  }
+
   async listNamespaces(): Promise<string[]> {
     this.assertOpen();
     return this.stmt("SELECT namespace FROM sessions UNION SELECT namespace FROM units ORDER BY 1").pluck().all() as string[];
@@ -435,6 +459,17 @@ class SqliteStore implements MemoryStore {
     this.statements.clear();
     this.db.close();
   }
+}
+
+/**
+ * FTS5's own secure-delete: a delete removes the row's terms from the index
+ * segments at once instead of appending a tombstone beside them. A setting
+ * stored in the table, written once (older files get it on their next open).
+ */
+function secureDeleteFts(db: Database.Database): void {
+  const set = db.prepare("SELECT v FROM fts_config WHERE k = 'secure-delete'").pluck().get();
+  if (set === 1 || set === "1") return;
+  db.exec("INSERT INTO fts(fts, rank) VALUES ('secure-delete', 1)");
 }
 
 function parseTime(iso: string, field: string): number {
