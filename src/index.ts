@@ -3,7 +3,7 @@
 export * from "./model/index.js";
 export type { Embedder } from "./providers/embedder.js";
 export type { LanguageModel, ChatMessage, CompletionRequest, CompletionResult } from "./providers/language-model.js";
-export type { MemoryStore, UnitRecord, ScoredUnitId, StoredSession, UnitFilter, StoreStats, ScrubOptions, ScrubReport } from "./store/contract.js";
+export type { MemoryStore, UnitRecord, SessionRecords, ScoredUnitId, StoredSession, UnitFilter, StoreStats, ScrubOptions, ScrubReport } from "./store/contract.js";
 export type { Anchorer, AnchorResult } from "./anchoring/anchorer.js";
 
 export { Memory, type MemoryOptions, type RecallOptions, type ForgetOptions } from "./memory.js";

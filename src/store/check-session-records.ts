@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { Session } from "../model/conversation.js";
 import { MemoryUnit } from "../model/memory-unit.js";
 import { RamemError } from "../model/errors.js";
-import type { UnitRecord } from "./contract.js";
+import type { SessionRecords, UnitRecord } from "./contract.js";
 import type { EmbedderBinding } from "./embedder-binding.js";
 
 export interface CheckedSession {
@@ -40,6 +40,30 @@ export function parseSessionRecords(session: Session, units: readonly UnitRecord
     return { unit: u, embedding: rec.embedding };
   });
   return { session: s, where, records };
+}
+
+/**
+ * restoreNamespace's refusals that need no database: every session checked
+ * as replaceSession checks one, and in the namespace being restored.
+ */
+export function parseNamespaceRecords(namespace: string, sessions: readonly SessionRecords[]): Array<CheckedSession & { contentHash: string }> {
+  return sessions.map((s) => {
+    if (s.session?.namespace !== namespace) {
+      throw new RamemError("NAMESPACE_MISMATCH", `session ${s.session?.id ?? "?"} is in namespace ${s.session?.namespace ?? "?"}, not ${namespace}`, {
+        where: `namespace ${namespace}`,
+        hint: "restore one namespace's sessions at a time",
+      });
+    }
+    return { ...parseSessionRecords(s.session, s.units), contentHash: s.contentHash };
+  });
+}
+
+/** The in-transaction refusal of restoreNamespace: a restore never merges into data. */
+export function checkNamespaceEmpty(namespace: string, found: { sessions: number; units: number }): void {
+  if (found.sessions === 0 && found.units === 0) return;
+  throw new RamemError("NAMESPACE_NOT_EMPTY", `namespace ${namespace} already holds ${found.sessions} sessions`, {
+    hint: "import into an empty namespace, or delete this one first; nothing was imported",
+  });
 }
 
 /** Vectors only go into a store bound to an embedder, at its size, finite. */
@@ -84,4 +108,13 @@ export function checkExpectedHash(where: string, expected: string | null | undef
     expected === null ? "the session was created by another writer meanwhile" : found === null ? "the session was deleted meanwhile" : "the session was changed by another writer meanwhile",
     { where, hint: "read the session again and redo the change; nothing of this call was written" },
   );
+}
+
+/** The UNIQUE(namespace, unit id) violation of a write, as both dialects report it. */
+export function unitIdConflict(where: string, cause: unknown): RamemError {
+  return new RamemError("UNIT_ID_CONFLICT", "a unit id of this session already belongs to another session of the namespace", {
+    where,
+    hint: "unit ids must be unique per namespace; derive them from namespace, session and turns",
+    cause,
+  });
 }

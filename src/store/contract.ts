@@ -32,6 +32,13 @@ export interface UnitFilter {
   offset?: number;
 }
 
+/** A whole session as written: the session, its content hash and its units with their vectors. */
+export interface SessionRecords {
+  session: Session;
+  contentHash: string;
+  units: UnitRecord[];
+}
+
 export interface ReplaceSessionOptions {
   /** Write only if the stored session's contentHash is this (null: only if there is no such session). */
   expectedHash?: string | null;
@@ -97,6 +104,16 @@ export interface MemoryStore {
    * either's turns; the caller re-reads and tries again.
    */
   replaceSession(session: Session, contentHash: string, units: UnitRecord[], options?: ReplaceSessionOptions): Promise<void>;
+
+  /**
+   * Writes whole sessions into an empty namespace in one transaction (an
+   * import): afterwards the namespace holds all of them or — on any failure,
+   * or the process killed half-way — nothing, so the import can simply be run
+   * again. Refused with NAMESPACE_NOT_EMPTY when the namespace holds anything
+   * (checked inside the transaction), NAMESPACE_MISMATCH for a session of
+   * another namespace, and whatever replaceSession refuses for any session.
+   */
+  restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void>;
 
   /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
   getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;

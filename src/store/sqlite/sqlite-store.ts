@@ -4,12 +4,12 @@ import * as sqliteVec from "sqlite-vec";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, SessionRecords, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
-import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
+import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -166,54 +166,66 @@ class SqliteStore implements MemoryStore {
     this.assertWritable();
     const checked = parseSessionRecords(session, units);
     checkRecordEmbeddings(checked, checked.records.length ? this.binding() : null, this.location);
-    const { session: s, where, records: parsed } = checked;
-    const startMs = Date.parse(s.startTime);
-    const endMs = Date.parse(s.endTime);
+    // IMMEDIATE: the write lock is held from here, so no other process can change the session between the hash check and the write.
+    this.inWriteTransaction(checked.where, () => this.writeSession(checked, contentHash, options.expectedHash));
+  }
 
+  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void> {
+    this.assertWritable();
+    const checked = parseNamespaceRecords(namespace, sessions);
+    const bound = checked.some((c) => c.records.length) ? this.binding() : null;
+    for (const c of checked) checkRecordEmbeddings(c, bound, this.location);
+    // One transaction for the whole namespace: a crash before COMMIT leaves none of it in the file.
+    this.inWriteTransaction(`namespace ${namespace}`, () => {
+      const one = (sql: string) => Number(this.stmt(sql).pluck().get(namespace));
+      checkNamespaceEmpty(namespace, { sessions: one("SELECT count(*) FROM sessions WHERE namespace = ?"), units: one("SELECT count(*) FROM units WHERE namespace = ?") });
+      for (const c of checked) this.writeSession(c, c.contentHash);
+    });
+  }
+
+  /** Runs `write` in a BEGIN IMMEDIATE transaction; driver failures become RamemErrors naming `where`. */
+  private inWriteTransaction(where: string, write: () => void): void {
     try {
-      this.db
-        .transaction(() => {
-          // IMMEDIATE: the write lock is held from here, so no other process can change the session between this read and the write.
-          const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(s.namespace, s.id) as string | undefined;
-          checkExpectedHash(where, options.expectedHash, found ?? null);
-          this.deleteSessionUnits(s.namespace, s.id);
-          this.stmt(
-            `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (namespace, id) DO UPDATE SET
-               start_time = excluded.start_time, end_time = excluded.end_time,
-               start_ms = excluded.start_ms, end_ms = excluded.end_ms,
-               participants = excluded.participants, content_hash = excluded.content_hash,
-               unit_count = excluded.unit_count`,
-          ).run(s.namespace, s.id, s.startTime, s.endTime, startMs, endMs, JSON.stringify(s.participants), contentHash, parsed.length);
-          const insUnit = this.stmt(
-            `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          );
-          const insFts = this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)");
-          const insVec = parsed.length ? this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)") : null;
-          parsed.forEach(({ unit: u, embedding }, seq) => {
-            const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
-            const info = insUnit.run(s.namespace, u.id, s.id, seq, startMs, endMs, participants, JSON.stringify(u));
-            // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
-            const rowid = BigInt(info.lastInsertRowid);
-            insFts.run(rowid, u.content, u.cue, s.namespace);
-            insVec!.run(rowid, s.namespace, embedding);
-          });
-        })
-        .immediate();
+      this.db.transaction(write).immediate();
     } catch (cause) {
       if (cause instanceof RamemError) throw cause;
       const msg = (cause as Error).message ?? String(cause);
-      if (/UNIQUE constraint failed: units/.test(msg)) {
-        throw new RamemError("UNIT_ID_CONFLICT", "a unit id of this session already belongs to another session of the namespace", {
-          where,
-          hint: "unit ids must be unique per namespace; derive them from namespace, session and turns",
-          cause,
-        });
-      }
-      throw new RamemError("STORE_WRITE_FAILED", `replacing the session failed: ${msg}`, { where, cause });
+      if (/UNIQUE constraint failed: units/.test(msg)) throw unitIdConflict(where, cause);
+      throw new RamemError("STORE_WRITE_FAILED", `writing failed: ${msg}`, { where, cause });
     }
+  }
+
+  /** One session's rows (inside a write transaction): the hash check, the old units out, the session and its units in. */
+  private writeSession(checked: CheckedSession, contentHash: string, expectedHash?: string | null): void {
+    const { session: s, where, records: parsed } = checked;
+    const startMs = Date.parse(s.startTime);
+    const endMs = Date.parse(s.endTime);
+    const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(s.namespace, s.id) as string | undefined;
+    checkExpectedHash(where, expectedHash, found ?? null);
+    this.deleteSessionUnits(s.namespace, s.id);
+    this.stmt(
+      `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (namespace, id) DO UPDATE SET
+         start_time = excluded.start_time, end_time = excluded.end_time,
+         start_ms = excluded.start_ms, end_ms = excluded.end_ms,
+         participants = excluded.participants, content_hash = excluded.content_hash,
+         unit_count = excluded.unit_count`,
+    ).run(s.namespace, s.id, s.startTime, s.endTime, startMs, endMs, JSON.stringify(s.participants), contentHash, parsed.length);
+    const insUnit = this.stmt(
+      `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insFts = this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)");
+    const insVec = parsed.length ? this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)") : null;
+    parsed.forEach(({ unit: u, embedding }, seq) => {
+      const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
+      const info = insUnit.run(s.namespace, u.id, s.id, seq, startMs, endMs, participants, JSON.stringify(u));
+      // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
+      const rowid = BigInt(info.lastInsertRowid);
+      insFts.run(rowid, u.content, u.cue, s.namespace);
+      insVec!.run(rowid, s.namespace, embedding);
+    });
   }
 
   /** Rowids are fetched first: a vec0 DELETE with a subquery scans the whole table. */
