@@ -121,7 +121,9 @@ function readItem(item: unknown, index: number, source: string, prefix: string, 
       let text = t.content;
       if (typeof text === "string" && text.length > MAX_TURN_CHARS) {
         report.warnings?.push(`${qid}: ${t.role} turn ${id} is ${text.length.toLocaleString("en")} characters; kept the first ${MAX_TURN_CHARS.toLocaleString("en")}`);
-        text = text.slice(0, MAX_TURN_CHARS);
+        // Not between the two halves of a surrogate pair: half a character is not text (model/stored-text.ts).
+        const end = /[\uD800-\uDBFF]/.test(text[MAX_TURN_CHARS - 1] ?? "") ? MAX_TURN_CHARS - 1 : MAX_TURN_CHARS;
+        text = text.slice(0, end);
       }
       turns.push(buildTurn({ id, speaker: t.role, text }, id, tw, '"user" or "assistant"'));
       if (t.has_answer === true) evidence.push(id);

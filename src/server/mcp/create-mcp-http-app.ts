@@ -5,6 +5,8 @@ import type { Principal } from "../auth/principal.js";
 import type { Authenticate } from "../auth/authenticate.js";
 import { RamemError } from "../../model/errors.js";
 import { createMcpServer } from "./create-mcp-server.js";
+import { guardToolCalls } from "./guard-tool-calls.js";
+import { decodeUtf8 } from "../../util/decode-utf8.js";
 import { problemType } from "../rest/problem.js";
 import { createHostOriginPolicy, hostOriginGuard, type HostOriginPolicy } from "../host-origin-guard.js";
 
@@ -62,9 +64,12 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
         Allow: "POST",
       });
     }
+    const notUtf8 = await invalidUtf8(c.req.raw);
+    if (notUtf8) return notUtf8;
     const server = createMcpServer({ memory: options.memory, principal, ...(options.now ? { now: options.now } : {}) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
+    guardToolCalls(transport);
     try {
       // In JSON mode the Response is complete when this resolves, so closing afterwards loses nothing.
       return await transport.handleRequest(c.req.raw);
@@ -73,6 +78,21 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
     }
   });
   return app;
+}
+
+/**
+ * A body that is not UTF-8 gets the JSON-RPC parse error, naming the first
+ * invalid byte, before the transport's JSON parser would turn it into U+FFFD
+ * (model/stored-text.ts for the rule).
+ */
+async function invalidUtf8(request: Request): Promise<Response | null> {
+  try {
+    decodeUtf8(new Uint8Array(await request.clone().arrayBuffer()), "body");
+    return null;
+  } catch (err) {
+    if (!(err instanceof RamemError)) throw err;
+    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: ${err.message}` } }, { status: 400 });
+  }
 }
 
 function authProblem(err: unknown): Response {

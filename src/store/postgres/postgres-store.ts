@@ -204,17 +204,13 @@ class PostgresStore implements MemoryStore {
     });
   }
 
-  /** The checks before any write: NUL-free bodies (serialised once, reused by the INSERT) and vectors the binding accepts. */
+  /**
+   * The checks before any write: vectors the binding accepts (text without
+   * NUL, which PostgreSQL cannot store, is the model's rule: model/stored-text.ts).
+   * Unit bodies are serialised once here, for the INSERT.
+   */
   private async prepareSessions(checked: ReadonlyArray<CheckedSession & { contentHash: string }>): Promise<PreparedSession[]> {
-    const prepared = checked.map((c) => {
-      refuseNul(JSON.stringify([c.session, c.contentHash]), c.where);
-      const bodies = c.records.map(({ unit }) => {
-        const body = JSON.stringify(unit);
-        refuseNul(body, `${c.where}, unit ${unit.id}`);
-        return body;
-      });
-      return { ...c, bodies };
-    });
+    const prepared = checked.map((c) => ({ ...c, bodies: c.records.map(({ unit }) => JSON.stringify(unit)) }));
     const bound = prepared.some((p) => p.records.length) ? await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))) : null;
     for (const p of prepared) checkRecordEmbeddings(p, bound, this.location);
     return prepared;
@@ -479,16 +475,6 @@ class PostgresStore implements MemoryStore {
       this.closed = true;
       await this.pool.end();
     }
-  }
-}
-
-/** PostgreSQL text cannot hold U+0000; refuse it before writing rather than fail mid-transaction. */
-function refuseNul(json: string, where: string): void {
-  if (json.includes("\\u0000")) {
-    throw new RamemError("INVALID_UNIT", "text contains a NUL character (U+0000), which PostgreSQL cannot store", {
-      where,
-      hint: "remove NUL characters from the input",
-    });
   }
 }
 
