@@ -5,6 +5,7 @@ import type { Attachment, Turn } from "../model/conversation.js";
 import { IsoDateTime } from "../model/time.js";
 import { RamemError } from "../model/errors.js";
 import { describeIllFormedText, findIllFormedText } from "../model/stored-text.js";
+import { echoValue } from "../model/echo-value.js";
 
 /**
  * Helpers shared by the readers. Every reader builds plain objects, checks the
@@ -233,7 +234,7 @@ export function checkUniqueTurnIds(turns: Turn[], where: (index: number) => stri
   turns.forEach((t, i) => {
     const prev = seen.get(t.id);
     if (prev !== undefined) {
-      throw badInput(at(where(i), "id"), `duplicate turn id ${JSON.stringify(t.id)} (also turn ${prev + 1})`, "give every turn in a session its own id, or omit ids to number turns automatically");
+      throw badInput(at(where(i), "id"), `duplicate turn id ${echoValue(t.id)} (also turn ${prev + 1})`, "give every turn in a session its own id, or omit ids to number turns automatically");
     }
     seen.set(t.id, i);
   });

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { Session } from "../model/conversation.js";
 import { MemoryUnit } from "../model/memory-unit.js";
 import { RamemError } from "../model/errors.js";
+import { echoValue } from "../model/echo-value.js";
 import type { SessionRecords, UnitRecord } from "./contract.js";
 import type { EmbedderBinding } from "./embedder-binding.js";
 
@@ -18,24 +19,24 @@ export interface CheckedSession {
  * write, because a failure is cheaper and clearer here than as a rollback.
  */
 export function parseSessionRecords(session: Session, units: readonly UnitRecord[]): CheckedSession {
-  const s = parseOrThrow(Session, session, `session ${session?.id ?? "?"}`, "INVALID_SESSION");
+  const s = parseOrThrow(Session, session, `session ${typeof session?.id === "string" ? echoValue(session.id) : "?"}`, "INVALID_SESSION");
   const where = `session ${s.namespace}/${s.id}`;
   const seen = new Set<string>();
   const records = units.map((rec, i) => {
     const u = parseOrThrow(MemoryUnit, rec.unit, `${where}, unit ${i}`, "INVALID_UNIT");
     if (u.namespace !== s.namespace) {
-      throw new RamemError("NAMESPACE_MISMATCH", `unit ${u.id} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
+      throw new RamemError("NAMESPACE_MISMATCH", `unit ${echoValue(u.id)} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
         where,
         hint: "build units with the namespace of the session they come from",
       });
     }
     if (u.provenance.sessionId !== s.id || u.context.session.sessionId !== s.id) {
-      throw new RamemError("SESSION_MISMATCH", `unit ${u.id} names session ${u.provenance.sessionId}, not ${s.id}`, { where });
+      throw new RamemError("SESSION_MISMATCH", `unit ${echoValue(u.id)} names session ${echoValue(u.provenance.sessionId)}, not ${echoValue(s.id)}`, { where });
     }
-    if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${u.id} appears twice`, { where });
+    if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${echoValue(u.id)} appears twice`, { where });
     seen.add(u.id);
     if (!(rec.embedding instanceof Float32Array)) {
-      throw new RamemError("INVALID_EMBEDDING", `unit ${u.id} has no Float32Array embedding`, { where });
+      throw new RamemError("INVALID_EMBEDDING", `unit ${echoValue(u.id)} has no Float32Array embedding`, { where });
     }
     return { unit: u, embedding: rec.embedding };
   });
@@ -49,7 +50,7 @@ export function parseSessionRecords(session: Session, units: readonly UnitRecord
 export function parseNamespaceRecords(namespace: string, sessions: readonly SessionRecords[]): Array<CheckedSession & { contentHash: string }> {
   return sessions.map((s) => {
     if (s.session?.namespace !== namespace) {
-      throw new RamemError("NAMESPACE_MISMATCH", `session ${s.session?.id ?? "?"} is in namespace ${s.session?.namespace ?? "?"}, not ${namespace}`, {
+      throw new RamemError("NAMESPACE_MISMATCH", `session ${echoValue(String(s.session?.id ?? "?"))} is in namespace ${echoValue(String(s.session?.namespace ?? "?"))}, not ${namespace}`, {
         where: `namespace ${namespace}`,
         hint: "restore one namespace's sessions at a time",
       });
@@ -79,12 +80,12 @@ export function checkRecordEmbeddings(checked: CheckedSession, bound: EmbedderBi
     if (p.embedding.length !== bound!.dimensions) {
       throw new RamemError(
         "EMBEDDING_DIMENSION_MISMATCH",
-        `unit ${p.unit.id} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
+        `unit ${echoValue(p.unit.id)} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
         { where },
       );
     }
     if (!p.embedding.every(Number.isFinite)) {
-      throw new RamemError("INVALID_EMBEDDING", `unit ${p.unit.id} has a non-finite embedding value`, { where });
+      throw new RamemError("INVALID_EMBEDDING", `unit ${echoValue(p.unit.id)} has a non-finite embedding value`, { where });
     }
   }
 }

@@ -10,6 +10,7 @@ import { renderEvidence } from "../../synthesis/render-evidence.js";
 import { rememberTurns } from "./remember-turns.js";
 import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput } from "./tool-schemas.js";
 import { describeAnswer, describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -169,7 +170,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           // A unit goes with its words in its neighbours' cues (forgetUnit); both hold the namespace's write lock.
           deleted = what === "unit" ? Number(await memory.forgetUnit(args.id, { namespace })) : await memory.forgetSession(args.id, { namespace });
           if (deleted === 0) {
-            throw new RamemError("NOT_FOUND", `no ${what} ${JSON.stringify(args.id)} in namespace ${JSON.stringify(namespace)}`, {
+            throw new RamemError("NOT_FOUND", `no ${what} ${echoValue(args.id)} in namespace ${echoValue(namespace)}`, {
               hint: what === "unit" ? "use a unitId from a recall in this namespace" : "use a sessionId from remember (or recall's session.id) in this namespace",
             });
           }

@@ -77,6 +77,19 @@ describe("bad input: a clear 4xx problem, nothing stored", () => {
     });
   }
 
+  it("a 10 MB value is quoted back cut to 200 characters, not whole", async () => {
+    const exported = (await t.call("GET", "/v1/namespaces/garden/export")).text.trim().split("\n");
+    const unit = JSON.parse(exported[2]!);
+    const twice = JSON.stringify({ ...unit, unit: { ...unit.unit, id: "u".repeat(10_000_000) } });
+    const body = [exported[0]!, exported[1]!, twice, twice, ...exported.slice(4)].join("\n");
+    const r = await t.call("POST", "/v1/namespaces/copy/import", { body, headers: { "content-type": "application/x-ndjson" } });
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.equal(r.body.code, "BAD_EXPORT");
+    assert.ok(r.text.length < 1_000, `a ${r.text.length}-character problem`);
+    assert.match(r.body.detail, /unit "u{200}"… \(10,000,000 characters\) appears twice/);
+    assert.deepEqual(await nsList(), ["garden"]);
+  });
+
   it("a session with one bad turn among good ones stores none of it", async () => {
     const r = await t.call("PUT", "/v1/namespaces/garden/sessions/half", {
       json: { startTime: "2023-01-01T00:00:00Z", turns: [turn({ text: "good one" }), turn({ text: "good two" }), turn({ speaker: "" })] },

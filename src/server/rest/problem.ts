@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RamemError } from "../../model/errors.js";
+import { echoValue } from "../../model/echo-value.js";
 
 /**
  * RFC 9457 problem details. Every 4xx/5xx the server sends has this shape,
@@ -99,6 +100,6 @@ function formatPath(path: readonly PropertyKey[], where: string): string {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_format" && issue.format === "datetime") return "expected an ISO 8601 date-time with a zone, e.g. 2023-05-08T13:56:00Z";
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.slice(0, 10).map((k) => echoValue(k)).join(", ")}${issue.keys.length > 10 ? `, … (${issue.keys.length} in all)` : ""}`;
   return issue.message;
 }

@@ -14,6 +14,7 @@ import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -481,7 +482,7 @@ class PostgresStore implements MemoryStore {
 function parseTime(iso: string, field: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) {
-    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${JSON.stringify(iso)}`, {
+    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${echoValue(iso)}`, {
       hint: "use e.g. 2023-05-08T00:00:00Z",
     });
   }

@@ -10,6 +10,7 @@ import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -487,7 +488,7 @@ function secureDeleteFts(db: Database.Database): void {
 function parseTime(iso: string, field: string): number {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) {
-    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${JSON.stringify(iso)}`, {
+    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${echoValue(iso)}`, {
       hint: "use e.g. 2023-05-08T00:00:00Z",
     });
   }
