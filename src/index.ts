@@ -3,10 +3,10 @@
 export * from "./model/index.js";
 export type { Embedder } from "./providers/embedder.js";
 export type { LanguageModel, ChatMessage, CompletionRequest, CompletionResult } from "./providers/language-model.js";
-export type { MemoryStore, UnitRecord, ScoredUnitId, StoredSession, UnitFilter, StoreStats } from "./store/contract.js";
+export type { MemoryStore, UnitRecord, SessionRecords, ScoredUnitId, StoredSession, UnitFilter, StoreStats, ScrubOptions, ScrubReport } from "./store/contract.js";
 export type { Anchorer, AnchorResult } from "./anchoring/anchorer.js";
 
-export { Memory, type MemoryOptions, type RecallOptions } from "./memory.js";
+export { Memory, type MemoryOptions, type RecallOptions, type ForgetOptions } from "./memory.js";
 export { openMemory, type OpenMemoryOptions, type EmbedderName } from "./open-memory.js";
 export { createRuleAnchorer, RULE_ANCHORER_ID } from "./anchoring/rule-anchorer.js";
 export { ingestSessions, type IngestReport, type IngestProgress } from "./anchoring/ingest-sessions.js";
@@ -33,7 +33,8 @@ export { readConversationFile, type ConversationInput, type FormatName } from ".
 export { runRecall, CONTENT_ONLY, RAMEM, type RecallSwitches, type RecallRequest, type RecallOutcome } from "./retrieval/recall-pipeline.js";
 export { reinstate } from "./retrieval/reinstate.js";
 export { induceFrame, type InductionContext } from "./induction/induce-frame.js";
-export { renderEvidence, type EvidencePack } from "./synthesis/render-evidence.js";
+export { renderEvidence, EVIDENCE_OPEN, EVIDENCE_CLOSE, type EvidencePack } from "./synthesis/render-evidence.js";
+export { escapeStoredText } from "./synthesis/escape-stored-text.js";
 export { answerFromEvidence } from "./synthesis/answer.js";
 export { askMemory, type AskResult } from "./synthesis/ask.js";
 export { createLlmAnchorer } from "./anchoring/llm-anchorer.js";

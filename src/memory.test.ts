@@ -127,6 +127,32 @@ test("an invalid session in the middle of a batch: validated before anything is 
   }
 });
 
+test("invalid text (a NUL character, a lone surrogate) in any stored string: refused naming the field and the position, nothing stored", async () => {
+  const memory = await fresh();
+  try {
+    await memory.ingest([SESSIONS[0]!]);
+    const before = JSON.stringify(await memory.list());
+    const refused = (field: RegExp, what: RegExp) => (err: unknown) => {
+      assert.ok(err instanceof RamemError, String(err));
+      assert.match(`${err.where} ${err.message}`, field);
+      assert.match(err.message, what);
+      return true;
+    };
+    await assert.rejects(memory.ingest([session("n1", "2023-05-01T00:00:00.000Z", [["Ines", "ok"], ["Oskar", "bad \u0000 byte"]])]), refused(/turns › 1 › text/, /NUL character \(U\+0000\) at character 5/));
+    await assert.rejects(memory.ingest([session("n2", "2023-05-01T00:00:00.000Z", [["In\udc00es", "ok"]])]), refused(/participants|speaker/, /lone surrogate \(U\+DC00\) at character 3/));
+    await assert.rejects(memory.ingest([session("n\u0000id", "2023-05-01T00:00:00.000Z", [["Ines", "ok"]])]), refused(/session › id/, /NUL character/));
+    await assert.rejects(memory.appendTurns({ sessionId: "s1", turns: [{ speaker: "Ines", text: "fine" }, { speaker: "Oskar", text: "x\ud800" }] }), refused(/turns\[1\] › text/, /lone surrogate \(U\+D800\) at character 2/));
+    await assert.rejects(memory.appendTurns({ sessionId: "s1", turns: [{ speaker: "Ines", text: "fine", attachments: [{ kind: "image", caption: "a\u0000b" }] }] }), refused(/attachment 1 › caption/, /NUL character/));
+    // An export is refused the same way: its units go through the same schema.
+    const exported = (await memory.exportNamespace("library")).join("\n");
+    await assert.rejects(memory.importNamespace(exported.replace("purple carrots", "purple \\u0000 carrots"), { namespace: "copy" }), refused(/unit\.content|content/, /NUL character/));
+    assert.equal(JSON.stringify(await memory.list()), before);
+    assert.deepEqual(await memory.store.listNamespaces(), ["library"]);
+  } finally {
+    await memory.close();
+  }
+});
+
 test("recall refuses an empty query, a bad k and another embedder's store", async () => {
   const store = await openSqliteStore(":memory:");
   const memory = new Memory({ store, embedder: createHashEmbedder(), defaultNamespace: "library" });

@@ -1,7 +1,7 @@
 import type { Anchorer } from "./anchoring/anchorer.js";
 import type { Embedder } from "./providers/embedder.js";
 import type { LanguageModel } from "./providers/language-model.js";
-import type { MemoryStore, StoreStats, UnitFilter } from "./store/contract.js";
+import type { MemoryStore, ScrubReport, StoreStats, UnitFilter } from "./store/contract.js";
 import type { SessionWithTurns } from "./model/conversation.js";
 import type { MemoryUnit } from "./model/memory-unit.js";
 import { ingestSessions, type IngestProgress, type IngestReport } from "./anchoring/ingest-sessions.js";
@@ -23,6 +23,13 @@ export interface MemoryOptions {
   languageModel?: LanguageModel;
   /** Used when a call names no namespace. */
   defaultNamespace?: string;
+}
+
+export interface ForgetOptions {
+  /** Also rebuild the storage once deleted (SQLite VACUUM; PostgreSQL VACUUM FULL of the store's tables): slower; `ramem forget --purge`. */
+  purge?: boolean;
+  /** Told what the scrub after the delete did, and whether deleted bytes may remain (see MemoryStore.scrubDeleted). */
+  onScrubbed?: (report: ScrubReport) => void;
 }
 
 export interface RecallOptions {
@@ -83,20 +90,44 @@ export class Memory {
   }
 
   /** Deletes one unit, and its words from its neighbours' cues. False when the namespace has no such unit. */
-  forgetUnit(unitId: string, options: { namespace?: string } = {}): Promise<boolean> {
+  forgetUnit(unitId: string, options: ForgetOptions & { namespace?: string } = {}): Promise<boolean> {
     const namespace = options.namespace ?? this.defaultNamespace;
-    return this.#writes.run(namespace, () => forgetUnit(this, namespace, unitId));
+    return this.#forget(namespace, options, async () => {
+      const deleted = await forgetUnit(this, namespace, unitId);
+      return { result: deleted, deleted: deleted ? 1 : 0 };
+    });
   }
 
   /** Deletes a session and its units from every index; returns the number of units deleted. */
-  forgetSession(sessionId: string, options: { namespace?: string } = {}): Promise<number> {
+  forgetSession(sessionId: string, options: ForgetOptions & { namespace?: string } = {}): Promise<number> {
     const namespace = options.namespace ?? this.defaultNamespace;
-    return this.#writes.run(namespace, () => this.store.deleteSession(namespace, sessionId));
+    return this.#forget(namespace, options, async () => {
+      const sessionExisted = (await this.store.getSession(namespace, sessionId)) !== null;
+      const deleted = await this.store.deleteSession(namespace, sessionId);
+      return { result: deleted, deleted: deleted + (sessionExisted ? 1 : 0) };
+    });
   }
 
   /** Deletes everything in a namespace (named explicitly: no default); returns the number of units deleted. */
-  forgetNamespace(namespace: string): Promise<number> {
-    return this.#writes.run(namespace, () => this.store.deleteNamespace(namespace));
+  forgetNamespace(namespace: string, options: ForgetOptions = {}): Promise<number> {
+    return this.#forget(namespace, options, async () => {
+      const stats = await this.store.stats(namespace);
+      const deleted = await this.store.deleteNamespace(namespace);
+      return { result: deleted, deleted: deleted + stats.sessions };
+    });
+  }
+
+  /**
+   * A forget, then (when it deleted anything) the store's scrub: a forget
+   * erases bytes, not just rows (see MemoryStore.scrubDeleted). Both under the
+   * namespace's write lock, so a recall queued behind it never sees the data.
+   */
+  #forget<T>(namespace: string, options: ForgetOptions, remove: () => Promise<{ result: T; deleted: number }>): Promise<T> {
+    return this.#writes.run(namespace, async () => {
+      const { result, deleted } = await remove();
+      if (deleted > 0) options.onScrubbed?.(await this.store.scrubDeleted({ vacuum: options.purge === true }));
+      return result;
+    });
   }
 
   /** The namespace as JSONL lines with the stored vectors, taken while no write to it runs. */

@@ -5,6 +5,7 @@ import { RamemError } from "../model/errors.js";
 import { embedAll, ingestSessions, type IngestDeps } from "./ingest-sessions.js";
 import { sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns.js";
 import { retrySessionChange } from "./retry-session-change.js";
+import { echoValue } from "../model/echo-value.js";
 
 export type AppendTurnsRequest = SessionTurnsRequest;
 
@@ -72,7 +73,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
   const added = sessionFromTurns(request, { now, stored, firstPosition: nextTurnPosition(sessionId, taken) });
   added.turns.forEach((t, i) => {
     if (taken.has(t.id)) {
-      throw new RamemError("DUPLICATE_TURN", `session ${JSON.stringify(sessionId)} already has a turn ${JSON.stringify(t.id)}`, {
+      throw new RamemError("DUPLICATE_TURN", `session ${echoValue(sessionId)} already has a turn ${echoValue(t.id)}`, {
         where: `turns[${i}] › id`,
         hint: "omit turn ids to number new turns automatically, or use a new id (or replace the whole session); nothing of this call was stored",
       });

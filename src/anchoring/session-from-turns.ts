@@ -2,6 +2,7 @@ import type { SessionWithTurns, Turn } from "../model/conversation.js";
 import type { StoredSession } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
 import { at, buildTurn, parseDate, validateSession } from "../formats/shared.js";
+import { echoValue } from "../model/echo-value.js";
 
 /** One turn as a caller hands it over (REST body, MCP tool, library call). */
 export interface TurnInput {
@@ -42,7 +43,7 @@ export function sessionFromTurns(request: SessionTurnsRequest, options: { now: D
   const seen = new Set<string>();
   turns.forEach((t, i) => {
     if (seen.has(t.id)) {
-      throw new RamemError("DUPLICATE_TURN", `turn id ${JSON.stringify(t.id)} appears twice in this call`, {
+      throw new RamemError("DUPLICATE_TURN", `turn id ${echoValue(t.id)} appears twice in this call`, {
         where: `turns[${i}] › id`,
         hint: "give every turn its own id, or omit ids; nothing of this call was stored",
       });

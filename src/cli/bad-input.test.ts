@@ -109,6 +109,17 @@ describe("bad input keeps the store intact", { concurrency: 3 }, () => {
     await rejects(ingest(file), { where: /huge-turn\.json › sessions\[0\] \(huge\) › turn 2 › text/, what: /1,048,576 characters; the limit is 64,000/ });
   });
 
+  test("invalid text: a NUL character or a lone surrogate names the field and the position; invalid UTF-8 names the line and column", async () => {
+    const session = (text: string, speaker = "Ines") => JSON.stringify({ namespace: "garden-club", sessions: [{ id: "bad-text", startTime: "2023-11-01T08:00:00Z", turns: [{ speaker: "Oskar", text: "fine" }, { speaker, text }] }] });
+    writeFileSync(join(dir, "nul.json"), session("a NUL \u0000 here"));
+    await rejects(ingest(join(dir, "nul.json")), { where: /nul\.json › sessions\[0\] \(bad-text\) › turn 2 › text/, what: /contains a NUL character \(U\+0000\) at character 7/ });
+    writeFileSync(join(dir, "surrogate.json"), session("ok", "In\ud83des"));
+    await rejects(ingest(join(dir, "surrogate.json")), { where: /surrogate\.json › sessions\[0\] \(bad-text\) › turn 2 › speaker/, what: /contains a lone surrogate \(U\+D83D\) at character 3/ });
+    const good = Buffer.from(`{"namespace":"garden-club","sessions":[{"id":"latin1","startTime":"2023-11-01T08:00:00Z",\n"turns":[{"speaker":"Ines","text":"caf`);
+    writeFileSync(join(dir, "latin1.json"), Buffer.concat([good, Buffer.from([0xe9]), Buffer.from('"}]}]}')]));
+    await rejects(ingest(join(dir, "latin1.json")), { where: /latin1\.json: /, what: /invalid UTF-8 at byte \d+ \(line 2, column 39: 0xE9\)/ });
+  });
+
   test("a valid session before an invalid one is not stored either", async () => {
     await rejects(ingest(join(FIX, "half-valid.json")), { where: /half-valid\.json › sessions\[1\] \(broken\) › turn 2 › speaker/, what: /unknown speaker format/ });
   });

@@ -11,6 +11,7 @@ import { serveCommand } from "./commands/serve.js";
 import { keysCommand } from "./commands/keys.js";
 import { exportCommand } from "./commands/export.js";
 import { importCommand } from "./commands/import.js";
+import { forgetCommand } from "./commands/forget.js";
 
 // `ramem recall ... | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -38,6 +39,7 @@ program.addCommand(serveCommand());
 program.addCommand(keysCommand());
 program.addCommand(exportCommand());
 program.addCommand(importCommand());
+program.addCommand(forgetCommand());
 
 program.addHelpText(
   "after",
@@ -48,6 +50,7 @@ Examples:
   ramem recall --namespace conv-26 "When did Caroline go to the LGBTQ support group?"
   ramem ask --namespace conv-26 "What did Caroline do after the adoption meeting?"
   ramem stats --json
+  ramem forget session s1 --namespace conv-26 --yes
 
 Environment:
   RAMEM_DB                    default for --db (else ./ramem.db)

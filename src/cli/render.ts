@@ -1,22 +1,28 @@
 import type { RecallHit } from "../model/recall.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
+import type { AskResult } from "../synthesis/ask.js";
+import { escapeStoredText as esc } from "../synthesis/escape-stored-text.js";
 
-/** Human output for one recalled unit: content, then its episodic coordinates. */
+/**
+ * Human output for one recalled unit: content, then its episodic coordinates.
+ * Stored strings are escaped as in the evidence pack: this output is pasted
+ * into prompts too, and a stored line break must not forge a line of its own.
+ */
 export function renderHit(hit: RecallHit): string {
   const { unit } = hit;
   const c = unit.context;
   const coords = [
-    `session ${c.session.sessionId} · ${c.session.start.slice(0, 16).replace("T", " ")}`,
+    `session ${esc(c.session.sessionId)} · ${c.session.start.slice(0, 16).replace("T", " ")}`,
     c.eventTime ? `event ${describeInterval(c.eventTime)} (${c.eventTime.granularity})` : null,
-    c.participants.length ? `with ${c.participants.join(", ")}` : null,
-    c.location ? `at ${c.location}` : null,
-    c.topic ? `topic: ${c.topic}` : null,
+    c.participants.length ? `with ${c.participants.map(esc).join(", ")}` : null,
+    c.location ? `at ${esc(c.location)}` : null,
+    c.topic ? `topic: ${esc(c.topic)}` : null,
   ].filter(Boolean);
   return [
-    `#${hit.rank}  [${unit.provenance.turnIds.join(", ")}] ${unit.content}`,
+    `#${hit.rank}  [${unit.provenance.turnIds.map(esc).join(", ")}] ${esc(unit.content)}`,
     `     ${coords.join(" | ")}`,
-    `     ${hit.reasons.join("; ")} · content score ${hit.score.toFixed(4)}`,
+    `     ${hit.reasons.map(esc).join("; ")} · content score ${hit.score.toFixed(4)}`,
   ].join("\n");
 }
 
@@ -45,4 +51,19 @@ export function renderFrame(frame: RecallFrame): string {
   if (frame.aggregates) lines.push(`  aggregates: "${frame.aggregates.evidence}" gathers evidence from several episodes`);
   for (const n of frame.notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
+}
+
+/**
+ * What `ramem ask` prints on stdout: without an LLM the evidence pack alone
+ * (so it can be piped into another model's prompt), else the answer and the
+ * memories the model cited.
+ */
+export function renderAnswer(result: Pick<AskResult, "llmConfigured" | "answer" | "cited" | "hits" | "evidence">): string {
+  if (!result.llmConfigured) return `${result.evidence.text}\n`;
+  const byRank = new Map(result.hits.map((h) => [h.rank, h]));
+  const cited = result.cited.map((c) => byRank.get(c.rank)).filter((h) => h !== undefined);
+  const lines = [esc(result.answer ?? ""), ""];
+  if (cited.length) lines.push("cited memories:", ...cited.map(renderHit));
+  else if (result.hits.length) lines.push("(the model cited no memories)");
+  return `${lines.join("\n").trimEnd()}\n`;
 }

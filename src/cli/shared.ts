@@ -46,6 +46,11 @@ export async function openFromOptions(opts: CommonOptions, open: { mustExist?: b
   }
 }
 
+/** A repeatable option whose values may also be comma-separated: `--x a --x b,c` → ["a", "b", "c"]. */
+export function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter(Boolean)];
+}
+
 export function parsePositiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);

@@ -6,6 +6,7 @@ import { readLocomo } from "./locomo.js";
 import { readLongMemEval } from "./longmemeval.js";
 import { readNativeJson, readNativeJsonl } from "./native.js";
 import { parseJson } from "./shared.js";
+import { decodeUtf8 } from "../util/decode-utf8.js";
 
 export interface ConversationInput {
   namespace: string;
@@ -84,9 +85,9 @@ export function detectFormat(path: string, firstBytes: string): FormatName {
  * every session in the file is valid, so callers never ingest half a file.
  */
 export async function readConversationFile(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new RamemError(code === "ENOENT" ? "FILE_NOT_FOUND" : "BAD_INPUT", `cannot read the file: ${(err as Error).message}`, {
@@ -95,7 +96,8 @@ export async function readConversationFile(path: string, opts: ReadOptions = {})
       cause: err,
     });
   }
-  text = text.replace(/^\uFEFF/, "");
+  // Invalid UTF-8 is refused with its line and column, never stored as U+FFFD.
+  const text = decodeUtf8(bytes, path);
   const format = opts.format === undefined || opts.format === "auto" ? detectFormat(path, text.slice(0, DETECT_BYTES)) : opts.format;
   const source = path;
   const readerOpts = opts.namespace === undefined ? { source } : { source, namespace: opts.namespace };

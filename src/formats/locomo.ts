@@ -1,6 +1,7 @@
 import type { SessionWithTurns, Turn } from "../model/conversation.js";
 import type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, ReaderOptions, ReadResult } from "./conversation-file.js";
 import { at, badInput, buildTurn, checkNamespace, checkUniqueTurnIds, describeType, distinctSpeakers, isRecord, parseDate, truncate, validateSession } from "./shared.js";
+import { echoValue } from "../model/echo-value.js";
 
 /**
  * LoCoMo (Maharana et al., 2024): an array of samples, each one two-person
@@ -24,7 +25,7 @@ export function readLocomo(json: unknown, opts: ReaderOptions = {}): ReadResult 
     const c = readSample(sample, i, source, shared, report);
     const prev = seenSamples.get(c.sampleId);
     if (prev !== undefined) {
-      throw badInput(at(source, `[${i}]`, "sample_id"), `duplicate sample_id ${JSON.stringify(c.sampleId)} (also [${prev}])`, "give every sample its own sample_id");
+      throw badInput(at(source, `[${i}]`, "sample_id"), `duplicate sample_id ${echoValue(c.sampleId)} (also [${prev}])`, "give every sample its own sample_id");
     }
     seenSamples.set(c.sampleId, i);
     perSample.push(c.conversation);

@@ -80,6 +80,13 @@ describe("LongMemEval reader", () => {
     (mismatch[1]!.haystack_dates as string[]).push("2023/04/03 (Mon) 07:30");
     expectBadInput(() => readLongMemEval(mismatch, { source: "lme.json" }), /^lme\.json › q-count_abs$/, /differ in length/);
 
+    // A turn longer than a turn may be is cut (with a warning), not refused; never between the halves of a surrogate pair.
+    const huge = mini();
+    (huge[1]!.haystack_sessions as Array<Array<Record<string, unknown>>>)[0]![0]!.content = `${"z".repeat(63_999)}🙂${"z".repeat(936_000)}`;
+    const cut = readLongMemEval(huge, { source: "lme.json" });
+    assert.match(cut.report.warnings?.join("\n") ?? "", /q-count_abs: user turn m-1:1 is 1,000,001 characters; kept the first 64,000/);
+    const kept = cut.conversations.flatMap((c) => c.sessions).find((s) => s.session.id === "m-1")!.turns[0]!.text;
+    assert.equal(kept.length, 63_999, "the emoji straddling the limit is dropped whole");
 
     const dupQ = mini();
     dupQ[1]!.question_id = "q-pets";

@@ -1,6 +1,7 @@
 import { MAX_TURN_CHARS, type SessionWithTurns, type Turn } from "../model/conversation.js";
 import type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, ReaderOptions, ReadResult } from "./conversation-file.js";
 import { at, badInput, buildTurn, checkNamespace, describeType, isRecord, parseDate, validateSession } from "./shared.js";
+import { echoValue } from "../model/echo-value.js";
 
 /**
  * LongMemEval (Wu et al., 2025): an array of questions, each with its own
@@ -25,7 +26,7 @@ export function parseLongMemEvalDate(value: unknown, where: string): string {
       const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi)));
       const valid =
         date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(mo) - 1 && date.getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60;
-      if (!valid) throw badInput(where, `${JSON.stringify(value)} is not a real date/time`, 'LongMemEval dates look like "2023/05/20 (Sat) 02:21"');
+      if (!valid) throw badInput(where, `${echoValue(value)} is not a real date/time`, 'LongMemEval dates look like "2023/05/20 (Sat) 02:21"');
       return date.toISOString();
     }
   }
@@ -121,7 +122,9 @@ function readItem(item: unknown, index: number, source: string, prefix: string, 
       let text = t.content;
       if (typeof text === "string" && text.length > MAX_TURN_CHARS) {
         report.warnings?.push(`${qid}: ${t.role} turn ${id} is ${text.length.toLocaleString("en")} characters; kept the first ${MAX_TURN_CHARS.toLocaleString("en")}`);
-        text = text.slice(0, MAX_TURN_CHARS);
+        // Not between the two halves of a surrogate pair: half a character is not text (model/stored-text.ts).
+        const end = /[\uD800-\uDBFF]/.test(text[MAX_TURN_CHARS - 1] ?? "") ? MAX_TURN_CHARS - 1 : MAX_TURN_CHARS;
+        text = text.slice(0, end);
       }
       turns.push(buildTurn({ id, speaker: t.role, role: t.role, text }, id, tw, '"user" or "assistant"'));
       if (t.has_answer === true) evidence.push(id);

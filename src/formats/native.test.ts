@@ -109,6 +109,13 @@ describe("native JSON", () => {
     await rejects(readConversationFile(p), /turn 2 › id$/, /duplicate turn id "x"/);
   });
 
+  it("a 10 MB value in an error is quoted back cut to 200 characters", async () => {
+    const huge = "t".repeat(10_000_000);
+    const file = write("huge-ids.json", JSON.stringify({ sessions: [session([{ id: huge, speaker: "Ana", text: "a" }, { id: huge, speaker: "Ben", text: "b" }])] }));
+    const err = await rejects(readConversationFile(file), /turn 2 › id/, /^duplicate turn id "t{200}"… \(10,000,000 characters\) \(also turn 1\)$/);
+    assert.ok(err.describe().length < 1_000, String(err.describe().length));
+  });
+
   it("validates the whole file: an error in the last session fails the read", async () => {
     const good = session([{ speaker: "A", text: "fine" }]);
     const bad = session([{ speaker: "A", text: "" }], { id: "s9" });

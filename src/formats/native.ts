@@ -13,6 +13,7 @@ import {
   parseDate,
   validateSession,
 } from "./shared.js";
+import { echoValue } from "../model/echo-value.js";
 
 /**
  * ramem's own format; documented for users in src/formats/README.md. Two
@@ -40,7 +41,7 @@ export function readNativeJson(json: unknown, opts: ReaderOptions = {}): ReadRes
     const s = buildSession(raw, namespace, where);
     const prev = seen.get(s.session.id);
     if (prev !== undefined) {
-      throw badInput(at(where, "id"), `duplicate session id ${JSON.stringify(s.session.id)} (also sessions[${prev}])`, "give every session its own id");
+      throw badInput(at(where, "id"), `duplicate session id ${echoValue(s.session.id)} (also sessions[${prev}])`, "give every session its own id");
     }
     seen.set(s.session.id, i);
     return s;
@@ -93,7 +94,7 @@ export function readNativeJsonl(text: string, opts: ReaderOptions = {}): ReadRes
       const key = `${namespace}\u0000${built.session.id}`;
       const prev = byKey.get(key);
       if (prev) {
-        throw badInput(at(where, "id"), `session ${JSON.stringify(built.session.id)} already appeared on line ${prev.firstLine}`, "give every session its own id; to add turns one per line, use turn lines only for that session");
+        throw badInput(at(where, "id"), `session ${echoValue(built.session.id)} already appeared on line ${prev.firstLine}`, "give every session its own id; to add turns one per line, use turn lines only for that session");
       }
       const p: Pending = { kind: "whole", firstLine: lineNo, namespace, id: built.session.id, built, turns: [] };
       byKey.set(key, p);
@@ -109,7 +110,7 @@ export function readNativeJsonl(text: string, opts: ReaderOptions = {}): ReadRes
     const key = `${namespace}\u0000${obj.session}`;
     let p = byKey.get(key);
     if (p?.kind === "whole") {
-      throw badInput(at(where, "session"), `session ${JSON.stringify(obj.session)} was given whole on line ${p.firstLine}; it cannot also get turn lines`, "put this turn into that session's \"turns\" array, or write the whole session as turn lines");
+      throw badInput(at(where, "session"), `session ${echoValue(obj.session)} was given whole on line ${p.firstLine}; it cannot also get turn lines`, "put this turn into that session's \"turns\" array, or write the whole session as turn lines");
     }
     if (!p) {
       p = { kind: "turns", firstLine: lineNo, namespace, id: obj.session, turns: [] };
@@ -121,7 +122,7 @@ export function readNativeJsonl(text: string, opts: ReaderOptions = {}): ReadRes
       const iso = parseDate(obj[field], at(where, field));
       const prev = p[slot];
       if (prev && prev.iso !== iso) {
-        throw badInput(at(where, field), `${field} ${iso} disagrees with ${prev.iso} given for session ${JSON.stringify(p.id)} on line ${prev.line}`, `give every turn line of a session the same ${field}, or give it only on the first line`);
+        throw badInput(at(where, field), `${field} ${iso} disagrees with ${prev.iso} given for session ${echoValue(p.id)} on line ${prev.line}`, `give every turn line of a session the same ${field}, or give it only on the first line`);
       }
       p[slot] ??= { iso, line: lineNo };
     }
@@ -141,7 +142,7 @@ export function readNativeJsonl(text: string, opts: ReaderOptions = {}): ReadRes
     else {
       const where = `${source}:${p.firstLine}`;
       if (!p.startTime) {
-        throw badInput(at(where, "sessionTime"), `session ${JSON.stringify(p.id)} has no sessionTime on any of its turn lines`, 'add "sessionTime": "2023-05-08T13:56:00Z" to the first turn line of the session');
+        throw badInput(at(where, "sessionTime"), `session ${echoValue(p.id)} has no sessionTime on any of its turn lines`, 'add "sessionTime": "2023-05-08T13:56:00Z" to the first turn line of the session');
       }
       const turns = p.turns.map((t) => t.turn);
       checkUniqueTurnIds(turns, (i) => `${source}:${p.turns[i]!.line}`);

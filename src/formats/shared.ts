@@ -4,6 +4,8 @@ import { MAX_TURN_CHARS, NamespaceName, SessionWithTurns, TurnRole } from "../mo
 import type { Attachment, Turn } from "../model/conversation.js";
 import { IsoDateTime } from "../model/time.js";
 import { RamemError } from "../model/errors.js";
+import { describeIllFormedText, findIllFormedText } from "../model/stored-text.js";
+import { echoValue } from "../model/echo-value.js";
 
 /**
  * Helpers shared by the readers. Every reader builds plain objects, checks the
@@ -137,6 +139,17 @@ export function checkNamespace(name: string, where: string): string {
   return name;
 }
 
+/**
+ * The stored-text rule (model/stored-text.ts) checked where a reader still
+ * knows the field: "turn 2 › speaker" rather than the participant list the
+ * speaker ends up in.
+ */
+export function checkText(value: string, where: string): string {
+  const found = findIllFormedText(value);
+  if (found) throw badInput(where, describeIllFormedText(found), "remove the character (or fix the file's encoding); nothing was stored");
+  return value;
+}
+
 /** Raw turn fields after a reader has mapped its format's names onto ours. */
 export interface RawTurn {
   id?: unknown;
@@ -158,7 +171,7 @@ export function buildTurn(raw: RawTurn, defaultId: string, where: string, speake
     if (typeof raw.id !== "string" || raw.id.trim() === "") {
       throw badInput(at(where, "id"), `turn id must be a non-empty string, got ${describeType(raw.id)}`, `omit "id" to get "${defaultId}", or give a string`);
     }
-    id = raw.id;
+    id = checkText(raw.id, at(where, "id"));
   }
   if (raw.speaker === undefined) {
     throw badInput(at(where, "speaker"), "turn has no speaker", `add "speaker": ${speakerHint}`);
@@ -169,10 +182,11 @@ export function buildTurn(raw: RawTurn, defaultId: string, where: string, speake
   if (raw.speaker.trim() === "") {
     throw badInput(at(where, "speaker"), "speaker is empty", `the speaker must be ${speakerHint}`);
   }
+  checkText(raw.speaker, at(where, "speaker"));
   if (raw.text !== undefined && raw.text !== null && typeof raw.text !== "string") {
     throw badInput(at(where, "text"), `turn text must be a string, got ${describeType(raw.text)}`, "give the turn's words as one string");
   }
-  const text = typeof raw.text === "string" ? raw.text : "";
+  const text = typeof raw.text === "string" ? checkText(raw.text, at(where, "text")) : "";
   const attachments = buildAttachments(raw.attachments, at(where, "attachments"));
   if (text.trim() === "" && attachments.length === 0) {
     throw badInput(at(where, "text"), "turn is empty (no text and no attachment)", "remove the turn, or give it text or an attachment with a caption");
@@ -215,8 +229,8 @@ function buildAttachments(raw: unknown, where: string): Attachment[] {
     if (a.url !== undefined && typeof a.url !== "string") {
       throw badInput(at(w, "url"), `url must be a string, got ${describeType(a.url)}`, "give the url as a string or omit it");
     }
-    const out: Attachment = { kind: a.kind, caption: a.caption };
-    if (typeof a.url === "string") out.url = a.url;
+    const out: Attachment = { kind: a.kind, caption: checkText(a.caption, at(w, "caption")) };
+    if (typeof a.url === "string") out.url = checkText(a.url, at(w, "url"));
     return out;
   });
 }
@@ -227,7 +241,7 @@ export function checkUniqueTurnIds(turns: Turn[], where: (index: number) => stri
   turns.forEach((t, i) => {
     const prev = seen.get(t.id);
     if (prev !== undefined) {
-      throw badInput(at(where(i), "id"), `duplicate turn id ${JSON.stringify(t.id)} (also turn ${prev + 1})`, "give every turn in a session its own id, or omit ids to number turns automatically");
+      throw badInput(at(where(i), "id"), `duplicate turn id ${echoValue(t.id)} (also turn ${prev + 1})`, "give every turn in a session its own id, or omit ids to number turns automatically");
     }
     seen.set(t.id, i);
   });

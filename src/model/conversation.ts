@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime } from "./time.js";
+import { StoredText, storedText } from "./stored-text.js";
 
 /** 1 MB of text in one turn is a paste accident, not a conversation turn. */
 export const MAX_TURN_CHARS = 64_000;
@@ -13,8 +14,8 @@ export const NamespaceName = z
 export const Attachment = z.object({
   kind: z.enum(["image", "file", "link"]),
   /** A textual description (image caption, alt text, file name): what memory keeps. */
-  caption: z.string().max(MAX_TURN_CHARS),
-  url: z.string().optional(),
+  caption: storedText(z.string()).max(MAX_TURN_CHARS),
+  url: StoredText.optional(),
 });
 export type Attachment = z.infer<typeof Attachment>;
 
@@ -29,11 +30,11 @@ export type TurnRole = z.infer<typeof TurnRole>;
 
 export const Turn = z
   .object({
-    id: z.string().min(1).max(200),
-    speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200),
+    id: storedText(z.string()).min(1).max(200),
+    speaker: storedText(z.string()).trim().min(1, "a turn needs a speaker name").max(200),
     /** Set for chats with an assistant (the message's role); absent between people. */
     role: TurnRole.optional(),
-    text: z.string().max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`),
+    text: storedText(z.string()).max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`),
     time: IsoDateTime.optional(),
     attachments: z.array(Attachment).optional(),
   })
@@ -45,12 +46,12 @@ export type Turn = z.infer<typeof Turn>;
 
 export const Session = z
   .object({
-    id: z.string().min(1).max(200),
+    id: storedText(z.string()).min(1).max(200),
     namespace: NamespaceName,
     startTime: IsoDateTime,
     /** Defaults to startTime: most chat logs only date the start of a session. */
     endTime: IsoDateTime,
-    participants: z.array(z.string().min(1)).default([]),
+    participants: z.array(storedText(z.string()).min(1)).default([]),
   })
   .refine((s) => Date.parse(s.startTime) <= Date.parse(s.endTime), {
     message: "session endTime is before its startTime",

@@ -4,3 +4,5 @@ export * from "./memory-unit.js";
 export * from "./recall.js";
 export * from "./errors.js";
 export * from "./recall-frame.js";
+export * from "./stored-text.js";
+export * from "./echo-value.js";

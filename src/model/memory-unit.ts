@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { IsoDateTime, MentionedTime, TimeInterval } from "./time.js";
 import { NamespaceName, TurnRole } from "./conversation.js";
+import { StoredText } from "./stored-text.js";
 
 /**
  * When the unit entered the conversation. The stable coordinate: event time is
  * often unknown or fuzzy, session time never is.
  */
 export const SessionSpan = z.object({
-  sessionId: z.string(),
+  sessionId: StoredText,
   start: IsoDateTime,
   end: IsoDateTime,
 });
@@ -18,40 +19,40 @@ export const EpisodicContext = z.object({
   eventTime: TimeInterval.nullable(),
   mentionedTimes: z.array(MentionedTime),
   session: SessionSpan,
-  participants: z.array(z.string()),
+  participants: z.array(StoredText),
   /**
    * The speaker's role in a chat with an assistant (user, assistant, ...);
    * null between people. Optional so that units stored before it existed read
    * as role-less.
    */
   role: TurnRole.nullable().optional(),
-  location: z.string().nullable(),
-  entities: z.array(z.string()),
-  topic: z.string().nullable(),
+  location: StoredText.nullable(),
+  entities: z.array(StoredText),
+  topic: StoredText.nullable(),
 });
 export type EpisodicContext = z.infer<typeof EpisodicContext>;
 
 export const Provenance = z.object({
-  sessionId: z.string(),
+  sessionId: StoredText,
   /** Source turn ids, in conversation order. A unit "covers" exactly these turns. */
-  turnIds: z.array(z.string()).min(1),
+  turnIds: z.array(StoredText).min(1),
 });
 export type Provenance = z.infer<typeof Provenance>;
 
 export const MemoryUnit = z.object({
   /** Deterministic: derived from namespace, session, turns and anchorer, so re-ingest is idempotent. */
-  id: z.string(),
+  id: StoredText,
   namespace: NamespaceName,
   /** Self-contained restatement: speaker-attributed, relative times resolved. */
-  content: z.string(),
+  content: StoredText,
   /**
    * Text from neighbouring turns that helps *find* this unit (e.g. the question
    * it answers) but is not part of what it states. Indexed, never shown as evidence.
    */
-  cue: z.string(),
+  cue: StoredText,
   context: EpisodicContext,
   provenance: Provenance,
   /** Which anchorer (and version) produced the unit. */
-  anchoredBy: z.string(),
+  anchoredBy: StoredText,
 });
 export type MemoryUnit = z.infer<typeof MemoryUnit>;

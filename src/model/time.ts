@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StoredText } from "./stored-text.js";
 
 /**
  * All times are ISO 8601 strings in UTC. Conversation data rarely carries a
@@ -24,7 +25,7 @@ export type TimeInterval = z.infer<typeof TimeInterval>;
 /** A time expression found in text, and the interval it was grounded to. */
 export const MentionedTime = z.object({
   /** The expression as written ("last August", "yesterday"). */
-  text: z.string(),
+  text: StoredText,
   interval: TimeInterval,
   /** "absolute" needs no reference date ("8 May 2023"); "relative" does ("yesterday"). */
   kind: z.enum(["absolute", "relative"]),

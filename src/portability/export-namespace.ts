@@ -1,6 +1,7 @@
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
+import { echoValue } from "../model/echo-value.js";
 import { embedAll } from "../anchoring/ingest-sessions.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type SessionLine, type UnitLine } from "./export-format.js";
 
@@ -34,7 +35,7 @@ export async function exportNamespace(memory: { store: MemoryStore; embedder: Em
     const missing = sessionUnits.filter((u) => !vectors.has(u.id));
     if (missing.length > 0) {
       if (!sameEmbedder) {
-        throw new RamemError("EMBEDDER_MISMATCH", `unit ${missing[0]!.id} has no stored vector, and the store holds vectors of ${embedder} while this process embeds with ${memory.embedder.id}`, {
+        throw new RamemError("EMBEDDER_MISMATCH", `unit ${echoValue(missing[0]!.id)} has no stored vector, and the store holds vectors of ${embedder} while this process embeds with ${memory.embedder.id}`, {
           hint: "open the store with the embedder it was built with, so the missing vectors can be computed again",
         });
       }

@@ -101,6 +101,12 @@ describe("importNamespace", () => {
         assert.equal((await target.stats()).units, 0);
       }
       assert.throws(() => parseExport(lines.slice(0, -1).join("\n"), "f.jsonl"), (e) => e instanceof RamemError && e.where === "f.jsonl");
+      // A 10 MB value is quoted back cut to 200 characters, not whole.
+      const huge = "u".repeat(10_000_000);
+      const line = JSON.parse(lines[2]!);
+      const twice = JSON.stringify({ ...line, unit: { ...line.unit, id: huge } });
+      const withHuge = [...lines.slice(0, 2), twice, twice, ...lines.slice(4)].join("\n");
+      await assert.rejects(importNamespace(target, withHuge), (e) => isCode("BAD_EXPORT")(e) && (e as Error).message.length < 500 && /^unit "u{200}"… \(10,000,000 characters\) appears twice$/.test((e as Error).message));
     } finally {
       await target.close();
     }

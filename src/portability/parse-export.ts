@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { RamemError } from "../model/errors.js";
+import { echoValue } from "../model/echo-value.js";
 import type { UnitRecord } from "../store/contract.js";
 import type { Session } from "../model/conversation.js";
 import { ExportHeader, SessionLine, UnitLine, EXPORT_FORMAT, decodeEmbedding } from "./export-format.js";
@@ -28,9 +29,9 @@ export function parseExport(text: string, source = "export"): ParsedExport {
     if (type === "session") {
       const s = parseLine(SessionLine, line, source, "session line", raw);
       if (s.session.namespace !== header.namespace) {
-        throw bad(`${source}:${line.no}`, `session ${s.session.id} is in namespace ${s.session.namespace}, the header says ${header.namespace}`, "export files hold one namespace");
+        throw bad(`${source}:${line.no}`, `session ${echoValue(s.session.id)} is in namespace ${s.session.namespace}, the header says ${header.namespace}`, "export files hold one namespace");
       }
-      if (sessionIds.has(s.session.id)) throw bad(`${source}:${line.no}`, `session ${s.session.id} appears twice`, "each session has one line");
+      if (sessionIds.has(s.session.id)) throw bad(`${source}:${line.no}`, `session ${echoValue(s.session.id)} appears twice`, "each session has one line");
       sessionIds.add(s.session.id);
       sessions.push({ session: s.session, contentHash: s.contentHash, units: [] });
     } else if (type === "unit") {
@@ -38,14 +39,14 @@ export function parseExport(text: string, source = "export"): ParsedExport {
       const current = sessions.at(-1);
       const where = `${source}:${line.no}`;
       if (!current || current.session.id !== u.unit.provenance.sessionId || u.unit.context.session.sessionId !== u.unit.provenance.sessionId) {
-        throw bad(where, `unit ${u.unit.id} does not follow the line of its session ${u.unit.provenance.sessionId}`, "unit lines come right after their session's line");
+        throw bad(where, `unit ${echoValue(u.unit.id)} does not follow the line of its session ${echoValue(u.unit.provenance.sessionId)}`, "unit lines come right after their session's line");
       }
-      if (u.unit.namespace !== header.namespace) throw bad(where, `unit ${u.unit.id} is in namespace ${u.unit.namespace}, the header says ${header.namespace}`, "export files hold one namespace");
-      if (unitIds.has(u.unit.id)) throw bad(where, `unit ${u.unit.id} appears twice`, "each unit has one line");
+      if (u.unit.namespace !== header.namespace) throw bad(where, `unit ${echoValue(u.unit.id)} is in namespace ${u.unit.namespace}, the header says ${header.namespace}`, "export files hold one namespace");
+      if (unitIds.has(u.unit.id)) throw bad(where, `unit ${echoValue(u.unit.id)} appears twice`, "each unit has one line");
       unitIds.add(u.unit.id);
       const embedding = decodeEmbedding(u.embedding);
       if (embedding.length !== header.dimensions || !embedding.every(Number.isFinite)) {
-        throw bad(where, `unit ${u.unit.id} has a ${embedding.length}-value embedding; the header says ${header.dimensions}`, "the file is damaged: export it again");
+        throw bad(where, `unit ${echoValue(u.unit.id)} has a ${embedding.length}-value embedding; the header says ${header.dimensions}`, "the file is damaged: export it again");
       }
       current.units.push({ unit: u.unit, embedding });
       unitCount++;

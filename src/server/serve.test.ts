@@ -1,4 +1,5 @@
 import { describe, it } from "node:test";
+import { request as httpRequest } from "node:http";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,6 +80,49 @@ describe("startServer", () => {
         await createApiKey(keys, { name: "first", role: "read", namespaces: ["any"] });
         const after = await fetch(`${server.url}/v1/namespaces/any/stats`);
         assert.equal(after.status, 401);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
+  it("DNS rebinding: a foreign Host and Origin is refused with 403 on export, write and delete, in open mode and on every route", async () => {
+    await withStore(async ({ memory, keys }) => {
+      const server = await startServer({ memory, keys, port: 0, warn: () => {} });
+      try {
+        assert.equal(server.open, true);
+        await memory.ingest([{ session: { id: "s", namespace: "victim", startTime: "2023-01-01T00:00:00Z", endTime: "2023-01-01T00:00:00Z", participants: [] }, turns: [{ id: "t", speaker: "A", text: "private" }] }]);
+        const rebound = { host: `attacker.example:${server.port}`, origin: `http://attacker.example:${server.port}` };
+        const session = JSON.stringify({ startTime: "2023-01-01T00:00:00Z", turns: [{ speaker: "A", text: "planted" }] });
+        const attempts: Array<[string, string, string | undefined]> = [
+          ["GET", "/v1/namespaces/victim/export", undefined],
+          ["PUT", "/v1/namespaces/victim/sessions/planted", session],
+          ["DELETE", "/v1/namespaces/victim", undefined],
+          ["POST", "/mcp", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })],
+          ["GET", "/health", undefined],
+        ];
+        for (const [method, path, body] of attempts) {
+          for (const headers of [rebound, { host: rebound.host }, { host: `127.0.0.1:${server.port}`, origin: rebound.origin }]) {
+            const r = await rawRequest(server.port, method, path, headers, body);
+            assert.equal(r.status, 403, `${method} ${path} ${JSON.stringify(headers)}: ${r.body}`);
+            assert.match(JSON.parse(r.body).code, /^(HOST|ORIGIN)_NOT_ALLOWED$/);
+          }
+        }
+        assert.equal((await memory.stats("victim")).sessions, 1, "nothing was written or deleted");
+        const local = await rawRequest(server.port, "GET", "/v1/namespaces/victim/export", { host: `localhost:${server.port}` });
+        assert.equal(local.status, 200, "a loopback Host is answered");
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
+  it("--allowed-hosts / --allowed-origins (allowedHosts, allowedOrigins) answer more names", async () => {
+    await withStore(async ({ memory, keys }) => {
+      const server = await startServer({ memory, keys, port: 0, warn: () => {}, allowedHosts: ["memory.example"], allowedOrigins: ["https://agent.example"] });
+      try {
+        const r = await rawRequest(server.port, "GET", "/health", { host: "memory.example", origin: "https://agent.example" });
+        assert.equal(r.status, 200, r.body);
       } finally {
         await server.close();
       }
@@ -172,3 +216,16 @@ describe("the server's vector cache", () => {
     }
   });
 });
+
+/** fetch cannot set Host: a raw request can, as a browser resolving a rebound name would send it. */
+function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) } }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

@@ -5,8 +5,9 @@ import type { Server } from "node:http";
 import type { Memory } from "../memory.js";
 import type { ApiKeyStore } from "../store/api-key-contract.js";
 import { RamemError } from "../model/errors.js";
-import { createAuthenticator, hasActiveKeys, type Authenticate } from "./auth/authenticate.js";
+import { createAuthenticator, hasActiveKeys, hasEverHeldKeys, type Authenticate, type OpenMode } from "./auth/authenticate.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
+import { createHostOriginPolicy, hostOriginGuard } from "./host-origin-guard.js";
 import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
 import { createMcpHttpApp } from "./mcp/create-mcp-http-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
@@ -41,10 +42,24 @@ export interface StartServerOptions {
   subApps?: Record<string, (deps: SubAppDeps) => Hono<any, any, any>>;
   /**
    * MCP over streamable HTTP at /mcp, with the same keys and Memory as the REST
-   * API (default on; false leaves it out). `allowedOrigins`: browser origins
-   * accepted besides loopback ones. A `subApps["/mcp"]` replaces it.
+   * API (default on; false leaves it out). `allowedOrigins` is the same as the
+   * top-level option (kept for callers that set it here). A `subApps["/mcp"]` replaces it.
    */
   mcp?: boolean | { allowedOrigins?: readonly string[] };
+  /**
+   * Host names answered besides loopback names and the bound address (a DNS
+   * name the server is reached by); "*" answers any. Every route checks it.
+   */
+  allowedHosts?: readonly string[];
+  /** Browser origins answered besides loopback ones; "*" answers any. Every route checks it. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Answer requests without a key as the local admin for the server's whole
+   * life, whatever keys exist (`ramem serve --open`). Loopback only. Without
+   * it the server is open only when its key store has never held a key, and
+   * only until the first one is created.
+   */
+  open?: boolean;
   /** Where the open-mode warning goes (default stderr). */
   warn?: (message: string) => void;
 }
@@ -53,7 +68,9 @@ export interface RunningServer {
   url: string;
   host: string;
   port: number;
-  /** True when no key exists and the server answers without one (loopback only). */
+  /** How requests without a key are treated, decided at start (see OpenMode). */
+  openMode: OpenMode;
+  /** True when requests without a key are answered at start (loopback only). */
   open: boolean;
   app: Hono;
   rest: RestApp;
@@ -63,25 +80,39 @@ export interface RunningServer {
 /**
  * Starts the HTTP server. Refuses to bind a non-loopback host while no active
  * API key exists: that would publish every namespace to the network. On
- * loopback with no keys it runs open, as the local user, and says so loudly.
+ * loopback it runs open, as the local user, only when the key store has never
+ * held a key (until one is created) or when asked (`open`), and says so
+ * loudly; a store whose keys were all revoked stays closed.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const loopback = isLoopbackHost(host);
+  const warn = options.warn ?? ((m) => process.stderr.write(`${m}\n`));
+  if (options.open && !loopback) {
+    throw new RamemError("OPEN_NOT_ON_LOOPBACK", `refusing to run open on ${host}: it is reachable from other machines`, {
+      hint: "--open is for loopback only (--host 127.0.0.1); on a network interface every request needs a key",
+    });
+  }
   const keysExist = await hasActiveKeys(options.keys);
   if (!loopback && !keysExist) {
     throw new RamemError("NO_API_KEYS", `refusing to listen on ${host}: it is reachable from other machines and no API key exists, so every namespace would be open to them`, {
       hint: 'create a key first: ramem keys create --name my-agent --role write --namespace my-agent (then send "Authorization: Bearer rm_..."), or listen on 127.0.0.1',
     });
   }
-  const open = loopback && !keysExist;
-  if (open) {
-    (options.warn ?? ((m) => process.stderr.write(`${m}\n`)))(
-      `WARNING: no API keys exist: the server on ${host} answers every request as the local admin, for every namespace. ` +
-        "Create a key (ramem keys create --name NAME --role write --namespace NS) to require keys.",
+  // Open mode is decided here, once: revoking keys later never reopens the server.
+  const openMode: OpenMode = options.open ? "explicit" : loopback && !(await hasEverHeldKeys(options.keys)) ? "until-first-key" : "closed";
+  if (openMode !== "closed") {
+    warn(
+      `WARNING: ${openMode === "explicit" ? "--open" : "no API keys exist"}: the server on ${host} answers every request without a key as the local admin, for every namespace. ` +
+        (openMode === "explicit" ? "Restart without --open to require keys." : "Create a key (ramem keys create --name NAME --role write --namespace NS) to require keys."),
+    );
+  } else if (!keysExist) {
+    warn(
+      `WARNING: every API key of this store is revoked: the server on ${host} refuses every request (401) until a key is created (ramem keys create). ` +
+        "To run it open on loopback on purpose: ramem serve --open.",
     );
   }
-  const authenticate = createAuthenticator({ keys: options.keys, allowOpenWhenNoKeys: loopback });
+  const authenticate = createAuthenticator({ keys: options.keys, open: openMode });
   const memory = options.memory;
   const rest = createRestApp({
     memory,
@@ -89,19 +120,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
   });
+  const hostOriginPolicy = createHostOriginPolicy({
+    boundHost: host,
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: [...(options.allowedOrigins ?? []), ...(typeof options.mcp === "object" ? (options.mcp.allowedOrigins ?? []) : [])],
+  });
   const app = new Hono();
   app.notFound(routeNotFound);
   app.onError(problemForError);
+  // First, for every route (REST, /mcp, sub-apps, /health): a DNS-rebinding or cross-site page is refused before anything runs.
+  app.use("*", hostOriginGuard(hostOriginPolicy));
   // Sub-apps first, so the REST app's not-found handler does not answer for them.
   // `ramem serve` mounts the MCP streamable-HTTP app here at "/mcp" (see StartServerOptions.subApps).
   for (const [path, make] of Object.entries(options.subApps ?? {})) {
     app.route(path, make({ memory, authenticate }));
   }
   if (options.mcp !== false && !(options.subApps && "/mcp" in options.subApps)) {
-    const allowedOrigins = typeof options.mcp === "object" ? options.mcp.allowedOrigins : undefined;
     // The REST app's middleware (auth, body limits) is bound to /v1/*, so nothing reads the body before the
     // MCP transport does; the transport caps a message at 4 MiB itself, and a tool's own checks refuse a turn over 64,000 characters.
-    app.route("/mcp", createMcpHttpApp({ memory, authenticate, ...(allowedOrigins ? { allowedOrigins } : {}) }));
+    app.route("/mcp", createMcpHttpApp({ memory, authenticate, hostOriginPolicy }));
   }
   app.route("/", rest);
 
@@ -123,7 +160,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     url: `http://${urlHost}:${address.port}`,
     host,
     port: address.port,
-    open,
+    openMode,
+    open: openMode !== "closed",
     app,
     rest,
     close: () =>

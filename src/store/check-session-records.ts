@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { Session } from "../model/conversation.js";
 import { MemoryUnit } from "../model/memory-unit.js";
 import { RamemError } from "../model/errors.js";
-import type { UnitRecord } from "./contract.js";
+import { echoValue } from "../model/echo-value.js";
+import type { SessionRecords, UnitRecord } from "./contract.js";
 import type { EmbedderBinding } from "./embedder-binding.js";
 
 export interface CheckedSession {
@@ -18,28 +19,52 @@ export interface CheckedSession {
  * write, because a failure is cheaper and clearer here than as a rollback.
  */
 export function parseSessionRecords(session: Session, units: readonly UnitRecord[]): CheckedSession {
-  const s = parseOrThrow(Session, session, `session ${session?.id ?? "?"}`, "INVALID_SESSION");
+  const s = parseOrThrow(Session, session, `session ${typeof session?.id === "string" ? echoValue(session.id) : "?"}`, "INVALID_SESSION");
   const where = `session ${s.namespace}/${s.id}`;
   const seen = new Set<string>();
   const records = units.map((rec, i) => {
     const u = parseOrThrow(MemoryUnit, rec.unit, `${where}, unit ${i}`, "INVALID_UNIT");
     if (u.namespace !== s.namespace) {
-      throw new RamemError("NAMESPACE_MISMATCH", `unit ${u.id} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
+      throw new RamemError("NAMESPACE_MISMATCH", `unit ${echoValue(u.id)} is in namespace ${u.namespace}, its session in ${s.namespace}`, {
         where,
         hint: "build units with the namespace of the session they come from",
       });
     }
     if (u.provenance.sessionId !== s.id || u.context.session.sessionId !== s.id) {
-      throw new RamemError("SESSION_MISMATCH", `unit ${u.id} names session ${u.provenance.sessionId}, not ${s.id}`, { where });
+      throw new RamemError("SESSION_MISMATCH", `unit ${echoValue(u.id)} names session ${echoValue(u.provenance.sessionId)}, not ${echoValue(s.id)}`, { where });
     }
-    if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${u.id} appears twice`, { where });
+    if (seen.has(u.id)) throw new RamemError("DUPLICATE_UNIT", `unit id ${echoValue(u.id)} appears twice`, { where });
     seen.add(u.id);
     if (!(rec.embedding instanceof Float32Array)) {
-      throw new RamemError("INVALID_EMBEDDING", `unit ${u.id} has no Float32Array embedding`, { where });
+      throw new RamemError("INVALID_EMBEDDING", `unit ${echoValue(u.id)} has no Float32Array embedding`, { where });
     }
     return { unit: u, embedding: rec.embedding };
   });
   return { session: s, where, records };
+}
+
+/**
+ * restoreNamespace's refusals that need no database: every session checked
+ * as replaceSession checks one, and in the namespace being restored.
+ */
+export function parseNamespaceRecords(namespace: string, sessions: readonly SessionRecords[]): Array<CheckedSession & { contentHash: string }> {
+  return sessions.map((s) => {
+    if (s.session?.namespace !== namespace) {
+      throw new RamemError("NAMESPACE_MISMATCH", `session ${echoValue(String(s.session?.id ?? "?"))} is in namespace ${echoValue(String(s.session?.namespace ?? "?"))}, not ${namespace}`, {
+        where: `namespace ${namespace}`,
+        hint: "restore one namespace's sessions at a time",
+      });
+    }
+    return { ...parseSessionRecords(s.session, s.units), contentHash: s.contentHash };
+  });
+}
+
+/** The in-transaction refusal of restoreNamespace: a restore never merges into data. */
+export function checkNamespaceEmpty(namespace: string, found: { sessions: number; units: number }): void {
+  if (found.sessions === 0 && found.units === 0) return;
+  throw new RamemError("NAMESPACE_NOT_EMPTY", `namespace ${namespace} already holds ${found.sessions} sessions`, {
+    hint: "import into an empty namespace, or delete this one first; nothing was imported",
+  });
 }
 
 /** Vectors only go into a store bound to an embedder, at its size, finite. */
@@ -55,12 +80,12 @@ export function checkRecordEmbeddings(checked: CheckedSession, bound: EmbedderBi
     if (p.embedding.length !== bound!.dimensions) {
       throw new RamemError(
         "EMBEDDING_DIMENSION_MISMATCH",
-        `unit ${p.unit.id} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
+        `unit ${echoValue(p.unit.id)} has a ${p.embedding.length}-dim embedding; the store holds ${bound!.dimensions}-dim vectors`,
         { where },
       );
     }
     if (!p.embedding.every(Number.isFinite)) {
-      throw new RamemError("INVALID_EMBEDDING", `unit ${p.unit.id} has a non-finite embedding value`, { where });
+      throw new RamemError("INVALID_EMBEDDING", `unit ${echoValue(p.unit.id)} has a non-finite embedding value`, { where });
     }
   }
 }
@@ -84,4 +109,13 @@ export function checkExpectedHash(where: string, expected: string | null | undef
     expected === null ? "the session was created by another writer meanwhile" : found === null ? "the session was deleted meanwhile" : "the session was changed by another writer meanwhile",
     { where, hint: "read the session again and redo the change; nothing of this call was written" },
   );
+}
+
+/** The UNIQUE(namespace, unit id) violation of a write, as both dialects report it. */
+export function unitIdConflict(where: string, cause: unknown): RamemError {
+  return new RamemError("UNIT_ID_CONFLICT", "a unit id of this session already belongs to another session of the namespace", {
+    where,
+    hint: "unit ids must be unique per namespace; derive them from namespace, session and turns",
+    cause,
+  });
 }

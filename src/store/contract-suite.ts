@@ -549,6 +549,62 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           assert.equal((await store.searchLexical(ns, ["seashell"], 10)).length, 1);
         });
       });
+
+      it("scrubDeleted (with and without vacuum) keeps everything not deleted, searchable, and reports what it did", async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2 } = await seeded(store);
+          await store.replaceSession(makeSession({ namespace: "ns-other", id: "o1" }), "ho", [makeRecord(makeSession({ namespace: "ns-other", id: "o1" }), 0, { content: "Other tenant keeps tomatoes." })]);
+          await store.deleteSession(ns, "s1");
+          for (const vacuum of [false, true]) {
+            const report = await store.scrubDeleted({ vacuum });
+            assert.ok(Array.isArray(report.steps), "steps");
+            assert.equal(typeof report.complete, "boolean");
+            if (!report.complete) assert.ok(report.note, "an incomplete scrub says what remains");
+            assert.deepEqual(await store.getUnits(ns, unitIds(r1)), []);
+            assert.deepEqual(ids(await store.searchLexical(ns, ["seashell", "tomatoes"], 10)), unitIds(r2));
+            assert.deepEqual(ids(await store.searchDense(ns, axisVector(2), 1)), unitIds(r2));
+            assert.equal((await store.searchLexical("ns-other", ["tomatoes"], 10)).length, 1);
+            assert.equal((await store.stats()).units, 2);
+          }
+          assert.ok((await store.scrubDeleted({ vacuum: true })).complete, "a vacuum leaves no deleted row in the store's files");
+        });
+      });
+    });
+
+    describe("restoreNamespace", () => {
+      const restoreSet = (namespace: string) => {
+        const sessions = [0, 1, 2].map((i) => makeSession({ namespace, id: `r${i}`, startTime: `2023-0${i + 1}-01T10:00:00Z` }));
+        return sessions.map((session, i) => ({ session, contentHash: `h${i}`, units: makeRecords(session, 2) }));
+      };
+
+      it("writes every session of an empty namespace, as replaceSession would", async () => {
+        await withStore(async (store) => {
+          const set = restoreSet("ns-r");
+          await store.restoreNamespace("ns-r", set);
+          assert.deepEqual(ids(await store.listSessions("ns-r")), ["r0", "r1", "r2"]);
+          assert.deepEqual(ids(await store.listUnits("ns-r")), set.flatMap((s) => unitIds(s.units)));
+          assert.equal((await store.getSession("ns-r", "r1"))?.contentHash, "h1");
+          assert.equal((await store.searchDense("ns-r", set[2]!.units[1]!.embedding, 1))[0]?.id, set[2]!.units[1]!.unit.id);
+          assert.equal((await store.searchLexical("ns-r", ["ordinary"], 10)).length, 6);
+        });
+      });
+
+      it("is all or nothing: a refused session, a non-empty namespace or a foreign session leaves nothing", async () => {
+        await withStore(async (store) => {
+          const set = restoreSet("ns-r");
+          const clash = { ...set[2]!, units: [{ ...set[2]!.units[0]!, unit: { ...set[0]!.units[0]!.unit, provenance: { ...set[0]!.units[0]!.unit.provenance, sessionId: "r2" }, context: { ...set[0]!.units[0]!.unit.context, session: { ...set[0]!.units[0]!.unit.context.session, sessionId: "r2" } } } }] };
+          await assert.rejects(store.restoreNamespace("ns-r", [set[0]!, set[1]!, clash]), isAnyRamemError);
+          assert.deepEqual(await store.listSessions("ns-r"), []);
+          assert.deepEqual(await store.listUnits("ns-r"), []);
+          const wrong = { ...set[1]!, units: [{ ...set[1]!.units[0]!, embedding: new Float32Array(3) }] };
+          await assert.rejects(store.restoreNamespace("ns-r", [set[0]!, wrong]), isRamemError("EMBEDDING_DIMENSION_MISMATCH"));
+          await assert.rejects(store.restoreNamespace("ns-other", set), isRamemError("NAMESPACE_MISMATCH"));
+          assert.equal((await store.stats()).units, 0);
+          await store.restoreNamespace("ns-r", set);
+          await assert.rejects(store.restoreNamespace("ns-r", restoreSet("ns-r")), isRamemError("NAMESPACE_NOT_EMPTY"));
+          assert.equal((await store.stats("ns-r")).units, 6);
+        });
+      });
     });
 
     describe("getUnits", () => {

@@ -32,9 +32,31 @@ export interface UnitFilter {
   offset?: number;
 }
 
+/** A whole session as written: the session, its content hash and its units with their vectors. */
+export interface SessionRecords {
+  session: Session;
+  contentHash: string;
+  units: UnitRecord[];
+}
+
 export interface ReplaceSessionOptions {
   /** Write only if the stored session's contentHash is this (null: only if there is no such session). */
   expectedHash?: string | null;
+}
+
+export interface ScrubOptions {
+  /** Also rebuild the storage (SQLite VACUUM; PostgreSQL VACUUM FULL of the store's tables): slower, compacts the files. */
+  vacuum?: boolean;
+}
+
+/** What scrubDeleted did, and whether deleted bytes may still be readable. */
+export interface ScrubReport {
+  /** The steps run, in order, e.g. ["fts optimize", "wal checkpoint (truncate)"]. */
+  steps: string[];
+  /** True when no deleted byte is left in the store's files as far as the dialect can tell. */
+  complete: boolean;
+  /** When not complete: what remains and how to remove it. */
+  note?: string;
 }
 
 export interface StoreStats {
@@ -83,6 +105,16 @@ export interface MemoryStore {
    */
   replaceSession(session: Session, contentHash: string, units: UnitRecord[], options?: ReplaceSessionOptions): Promise<void>;
 
+  /**
+   * Writes whole sessions into an empty namespace in one transaction (an
+   * import): afterwards the namespace holds all of them or — on any failure,
+   * or the process killed half-way — nothing, so the import can simply be run
+   * again. Refused with NAMESPACE_NOT_EMPTY when the namespace holds anything
+   * (checked inside the transaction), NAMESPACE_MISMATCH for a session of
+   * another namespace, and whatever replaceSession refuses for any session.
+   */
+  restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void>;
+
   /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
   getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;
   /**
@@ -107,6 +139,18 @@ export interface MemoryStore {
   /** Returns the number of units deleted. */
   deleteSession(namespace: string, sessionId: string): Promise<number>;
   deleteNamespace(namespace: string): Promise<number>;
+  /**
+   * Makes what the deletes above (and replaceSession's replaced units) took
+   * out unreadable in the store's own files, as far as the dialect can:
+   * Memory's forget calls run it after every delete. Data not deleted is
+   * untouched. SQLite: the deleted cells are already zeroed (secure_delete),
+   * the FTS index is rebuilt and the WAL checkpointed and truncated, so the
+   * .db, -wal and -shm files hold no deleted text; `vacuum` also rebuilds the
+   * file. PostgreSQL: deleted rows stay in table pages, indexes and the WAL
+   * until VACUUM; only `vacuum` (VACUUM FULL: the tables are rewritten, under
+   * an exclusive lock) takes them out of the table files.
+   */
+  scrubDeleted(options?: ScrubOptions): Promise<ScrubReport>;
 
   listNamespaces(): Promise<string[]>;
   stats(namespace?: string): Promise<StoreStats>;

@@ -1,6 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { describeInterval } from "../model/time.js";
 import { countTokens } from "../language/count-tokens.js";
+import { escapeStoredText as esc } from "./escape-stored-text.js";
 
 export const EVIDENCE_OPEN = "<memories>";
 export const EVIDENCE_CLOSE = "</memories>";
@@ -30,9 +31,10 @@ export interface EvidencePack {
  * one line per unit: `[rank] turn-ids (event: when) content`. Grouping keeps
  * the session date — the stable coordinate — at one header per episode
  * instead of repeating it per unit, which is what keeps the pack small.
- * Everything sits between <memories> delimiters and any delimiter-like text
- * inside stored content is defused, so a stored turn cannot close the block
- * and pose as instructions.
+ * Everything sits between <memories> delimiters, and every stored string
+ * printed here (session id, participants, turn ids, place, content) goes
+ * through escapeStoredText, so nothing stored can close the block, start a
+ * line of its own or pose as instructions.
  */
 export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvidenceOptions = {}): EvidencePack {
   const render = options.mode === "plain" ? renderPlain : renderWithContext;
@@ -55,7 +57,7 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
     bySession.set(key, [...(bySession.get(key) ?? []), u]);
   }
   const groups = [...bySession.values()].sort((a, b) => a[0]!.context.session.start.localeCompare(b[0]!.context.session.start));
-  const whoOf = (group: readonly MemoryUnit[]) => group[0]!.context.participants.slice().sort().join(", ");
+  const whoOf = (group: readonly MemoryUnit[]) => group[0]!.context.participants.map(esc).sort().join(", ");
   // In a long chat between the same people, naming them once beats naming them per session.
   const everyone = new Set(groups.map(whoOf));
   const shared = everyone.size === 1 ? [...everyone][0]! : null;
@@ -64,14 +66,14 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
   for (const group of groups) {
     const s = group[0]!.context.session;
     const who = shared === null ? whoOf(group) : "";
-    lines.push(`## ${s.sessionId} · ${sessionDate(s.start, s.end)}${who ? ` · ${who}` : ""}`);
+    lines.push(`## ${esc(s.sessionId)} · ${sessionDate(s.start, s.end)}${who ? ` · ${who}` : ""}`);
     for (const u of group.sort((a, b) => turnOrder(a) - turnOrder(b))) {
-      const coords = [u.provenance.turnIds.join(",")];
+      const coords = [u.provenance.turnIds.map(esc).join(",")];
       const event = u.context.eventTime ? describeInterval(u.context.eventTime) : null;
       // The rule anchorer already resolves times inline ("yesterday (7 May 2023)"): say it once.
       if (event && !u.content.includes(event)) coords.push(`event: ${event}`);
-      if (u.context.location) coords.push(`at: ${u.context.location}`);
-      lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${defuse(u.content)}`);
+      if (u.context.location) coords.push(`at: ${esc(u.context.location)}`);
+      lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${esc(u.content)}`);
     }
   }
   lines.push(EVIDENCE_CLOSE);
@@ -79,7 +81,7 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
 }
 
 function renderPlain(units: readonly MemoryUnit[]): string {
-  return [EVIDENCE_OPEN, ...units.map((u, i) => `[${i + 1}] ${defuse(u.content)}`), EVIDENCE_CLOSE].join("\n");
+  return [EVIDENCE_OPEN, ...units.map((u, i) => `[${i + 1}] ${esc(u.content)}`), EVIDENCE_CLOSE].join("\n");
 }
 
 /** The day is what temporal questions need; the clock time costs tokens and rarely matters. */
@@ -92,9 +94,4 @@ function sessionDate(start: string, end: string): string {
 function turnOrder(u: MemoryUnit): number {
   const m = /(\d+)\D*$/.exec(u.provenance.turnIds[0] ?? "");
   return m ? Number(m[1]) : 0;
-}
-
-/** Stored text must not be able to close the evidence block. */
-function defuse(text: string): string {
-  return text.replace(/<\/?\s*memories\s*>/gi, (m) => m.replace("<", "‹").replace(">", "›")).replace(/\n+/g, " ");
 }

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { addStoreOptions, openFromOptions, parseIsoOption, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
-import { hitToJson, renderFrame, renderHit } from "../render.js";
+import { hitToJson, renderAnswer, renderFrame } from "../render.js";
 import { askMemory } from "../../synthesis/ask.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
 import { requireNamespace } from "../require-namespace.js";
@@ -72,18 +72,8 @@ export function askCommand(): Command {
         // TypeScript does not see the assignment inside the callback and narrows `frame` to null.
         const shownFrame = frame as RecallFrame | null;
         if (shownFrame && result.hits.length) process.stderr.write(`${renderFrame(shownFrame)}\n`);
-        if (!result.llmConfigured) {
-          // The pack alone on stdout, so it can be piped into another model's prompt.
-          process.stdout.write(`${result.evidence.text}\n`);
-          process.stderr.write(`${NO_LLM_NOTE}\n`);
-          return;
-        }
-        const byRank = new Map(result.hits.map((h) => [h.rank, h]));
-        const cited = result.cited.map((c) => byRank.get(c.rank)).filter((h) => h !== undefined);
-        const lines = [result.answer ?? "", ""];
-        if (cited.length) lines.push("cited memories:", ...cited.map(renderHit));
-        else if (result.hits.length) lines.push("(the model cited no memories)");
-        process.stdout.write(`${lines.join("\n").trimEnd()}\n`);
+        if (!result.llmConfigured) process.stderr.write(`${NO_LLM_NOTE}\n`);
+        process.stdout.write(renderAnswer(result));
       } finally {
         await memory.close();
       }

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { readFile } from "node:fs/promises";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
 import { RamemError } from "../../model/errors.js";
+import { decodeUtf8 } from "../../util/decode-utf8.js";
 import type { EmbedderName } from "../../open-memory.js";
 
 /** The embedder an export's vectors came from, so an empty store opens with it unless --embedder says otherwise. */
@@ -27,12 +28,13 @@ export function importCommand(): Command {
       .option("--namespace <ns>", "import under this namespace (default: the exported one)"),
   ).action(async (file: string, opts: CommonOptions & { namespace?: string }) =>
     runAction(opts.json, async () => {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(file, "utf8");
+        bytes = await readFile(file);
       } catch (cause) {
         throw new RamemError("FILE_NOT_READABLE", `cannot read ${file}: ${(cause as Error).message}`, { hint: "check the path" });
       }
+      const text = decodeUtf8(bytes, file);
       const embedder = opts.embedder ?? embedderOfExport(text);
       const memory = await openFromOptions({ db: opts.db, store: opts.store, ...(embedder ? { embedder } : {}) });
       try {

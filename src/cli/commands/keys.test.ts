@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { runCli } from "../testing/run-cli.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import { hashSecret } from "../../server/auth/hash-secret.js";
+import { createApiKey } from "../../server/auth/create-api-key.js";
+import { startServer } from "../../server/serve.js";
+import { openMemory } from "../../open-memory.js";
 
 test("ramem keys create | list | revoke: the secret is printed once and never listed", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ramem-keys-cli-"));
@@ -43,6 +46,49 @@ test("ramem keys create | list | revoke: the secret is printed once and never li
     assert.equal(again.code, 2);
     assert.match(again.stderr, /no active key/);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("revoking the last key leaves a running server closed (every request 401), says so, and a restart stays closed", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-keys-cli-"));
+  const db = join(dir, "k.db");
+  const memory = await openMemory({ db, embedder: "hash", languageModel: null, env: {} });
+  const keys = await openApiKeyStore(db);
+  const { record, secret } = await createApiKey(keys, { name: "only", role: "admin", namespaces: ["a"] });
+  const warnings: string[] = [];
+  let server = await startServer({ memory, keys, port: 0, warn: (m) => warnings.push(m) });
+  try {
+    assert.equal(server.open, false, "a store with a key starts closed");
+    const stats = (headers: Record<string, string> = {}) => fetch(`${server.url}/v1/namespaces/a/stats`, { headers }).then((r) => r.status);
+    assert.equal(await stats({ authorization: `Bearer ${secret}` }), 404, "the key works (namespace a is empty)");
+
+    const revoke = await runCli(["keys", "revoke", "--db", db, record.id]);
+    assert.equal(revoke.code, 0, revoke.stderr);
+    assert.match(revoke.stdout, /revoked key_/);
+    assert.match(revoke.stdout, /No active key remains: a server on this store now refuses every request \(401\)/);
+    assert.match(revoke.stdout, /ramem serve --open/);
+
+    assert.equal(await stats(), 401, "revoking the last key reopened the server");
+    assert.equal(await stats({ authorization: `Bearer ${secret}` }), 401);
+    const mcp = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    assert.equal(mcp.status, 401, "MCP too");
+
+    await server.close();
+    server = await startServer({ memory, keys, port: 0, warn: (m) => warnings.push(m) });
+    assert.equal(server.open, false, "a restart after revoking every key does not open it");
+    assert.equal(await stats(), 401);
+    assert.match(warnings.join("\n"), /every API key of this store is revoked: .* refuses every request \(401\)/);
+    await server.close();
+
+    server = await startServer({ memory, keys, port: 0, open: true, warn: (m) => warnings.push(m) });
+    assert.equal(server.openMode, "explicit");
+    assert.equal(await stats(), 404, "--open answers without a key, as asked");
+    await assert.rejects(startServer({ memory, keys, host: "0.0.0.0", port: 0, open: true, warn: () => {} }), /refusing to run open on 0\.0\.0\.0/);
+  } finally {
+    await server.close();
+    await keys.close();
+    await memory.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -5,6 +5,7 @@ import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import { ROLES, type ApiKeyRecord, type ApiKeyStore, type Role } from "../../store/api-key-contract.js";
 import { createApiKey } from "../../server/auth/create-api-key.js";
 import { RamemError } from "../../model/errors.js";
+import { echoValue } from "../../model/echo-value.js";
 
 interface KeysOptions {
   db?: string;
@@ -64,7 +65,7 @@ export function keysCommand(): Command {
         return;
       }
       if (!all.length) {
-        process.stdout.write("no API keys: the server runs open on loopback and refuses other hosts. Create one with `ramem keys create`.\n");
+        process.stdout.write("no API keys: the server runs open on loopback (until the first key is created) and refuses other hosts. Create one with `ramem keys create`.\n");
         return;
       }
       for (const k of all) {
@@ -78,9 +79,22 @@ export function keysCommand(): Command {
   const revoke = withDb(new Command("revoke").description("Revoke an API key by its id (see `ramem keys list`); it stops working at once.").argument("<id>", "key id, e.g. key_3f9a1c2b4d5e")).action(
     async (id: string, opts: KeysOptions) =>
       runAction(opts.json, async () => {
-        const ok = await withKeys(opts, (keys) => keys.revokeKey(id, new Date().toISOString()));
-        if (!ok) throw new RamemError("KEY_NOT_FOUND", `no active key ${JSON.stringify(id)}`, { hint: "see the ids with `ramem keys list`" });
-        process.stdout.write(opts.json ? `${JSON.stringify({ revoked: id })}\n` : `revoked ${id}\n`);
+        const { ok, active } = await withKeys(opts, async (keys) => {
+          const revoked = await keys.revokeKey(id, new Date().toISOString());
+          return { ok: revoked, active: (await keys.listKeys()).filter((k) => k.revokedAt === null).length };
+        });
+        if (!ok) throw new RamemError("KEY_NOT_FOUND", `no active key ${echoValue(id)}`, { hint: "see the ids with `ramem keys list`" });
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify({ revoked: id, activeKeys: active })}\n`);
+          return;
+        }
+        process.stdout.write(`revoked ${id}\n`);
+        if (active === 0) {
+          process.stdout.write(
+            "No active key remains: a server on this store now refuses every request (401) until a key is created (`ramem keys create`). " +
+              "Revoking never reopens it; to run open on loopback on purpose, restart it with `ramem serve --open`.\n",
+          );
+        }
       }),
   );
 

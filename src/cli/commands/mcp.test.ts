@@ -10,6 +10,8 @@ import { ROOT, runCli } from "../testing/run-cli.js";
 import { LOCAL_PRINCIPAL } from "../../server/auth/principal.js";
 import { RamemError } from "../../model/errors.js";
 import { principalFor } from "./mcp.js";
+import { spawn } from "node:child_process";
+import { openMemory } from "../../open-memory.js";
 
 /** `ramem mcp` as an MCP client starts it: a child process speaking JSON-RPC on stdin/stdout. */
 async function startMcp(args: string[]) {
@@ -102,5 +104,88 @@ describe("ramem mcp (stdio)", () => {
     const run = await runCli(["mcp", "--json"]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /unknown option '--json'/);
+  });
+});
+
+/** JSON-RPC lines written to `ramem mcp` at once, stdin closed: the responses by id, as a pipelining client sees them. */
+async function pipeMcp(args: string[], lines: Array<string | Buffer>): Promise<Map<unknown, any>> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith("RAMEM_") && v !== undefined)) as Record<string, string>;
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "mcp", ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(Buffer.concat(lines.map((l) => (typeof l === "string" ? Buffer.from(`${l}\n`) : Buffer.concat([l, Buffer.from("\n")])))));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  assert.equal(code, 0, stderr);
+  const byId = new Map<unknown, any>();
+  for (const line of stdout.split("\n").filter(Boolean)) {
+    const message = JSON.parse(line);
+    byId.set(message.id ?? null, message);
+  }
+  return byId;
+}
+
+const rpc = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
+const HANDSHAKE = [
+  rpc(0, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "0" } }),
+  JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+];
+
+describe("ramem mcp (stdio), requests pipelined without waiting", () => {
+  it("a recall sent right after a forget never returns what the forget deleted: calls to one namespace run in the order sent", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ramem-mcp-pipe-"));
+    try {
+      const db = join(dir, "pipe.db");
+      const memory = await openMemory({ db, embedder: "hash", languageModel: null, env: {} });
+      const rounds = 4;
+      await memory.ingest(
+        Array.from({ length: rounds }, (_, i) => ({
+          session: { id: `s${i}`, namespace: "agent", startTime: "2023-05-08T13:56:00.000Z", endTime: "2023-05-08T13:56:00.000Z", participants: ["Ana"] },
+          turns: [{ id: `t${i}`, speaker: "Ana", text: `The secret harbour code is pelican${i}.` }],
+        })),
+      );
+      await memory.close();
+      const calls = Array.from({ length: rounds }, (_, i) => [
+        rpc(100 + i, "tools/call", { name: "forget", arguments: { namespace: "agent", what: "session", id: `s${i}` } }),
+        rpc(200 + i, "tools/call", { name: "recall", arguments: { namespace: "agent", query: "secret harbour code pelican", k: 10 } }),
+      ]).flat();
+      const responses = await pipeMcp(["--db", db, "--embedder", "hash"], [...HANDSHAKE, ...calls]);
+      for (let i = 0; i < rounds; i++) {
+        assert.equal(responses.get(100 + i)?.result?.structuredContent?.unitsDeleted, 1, JSON.stringify(responses.get(100 + i)));
+        const recalled = (responses.get(200 + i)?.result?.structuredContent?.memories ?? []).map((m: { content: string }) => m.content).join(" | ");
+        for (let gone = 0; gone <= i; gone++) assert.doesNotMatch(recalled, new RegExp(`pelican${gone}\\b`), `recall ${i} returned forgotten session s${gone}`);
+        for (let kept = i + 1; kept < rounds; kept++) assert.match(recalled, new RegExp(`pelican${kept}\\b`));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("tools/call without a name is −32602 with a readable message; a line of invalid UTF-8 is a parse error naming the byte; the server goes on", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ramem-mcp-pipe-"));
+    try {
+      const bad = Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"namespace":"agent","turns":[{"speaker":"Ana","text":"caf`), Buffer.from([0xe9]), Buffer.from(`"}]}}}`)]);
+      const responses = await pipeMcp(["--db", join(dir, "e.db"), "--embedder", "hash"], [
+        ...HANDSHAKE,
+        rpc(1, "tools/call", { arguments: { namespace: "agent" } }),
+        rpc(2, "tools/call", { name: "recall", arguments: "namespace=agent" }),
+        bad,
+        rpc(4, "tools/call", { name: "remember", arguments: { namespace: "agent", turns: [{ speaker: "Ana", text: "nul \u0000 here" }] } }),
+        rpc(5, "tools/list", {}),
+      ]);
+      assert.deepEqual(responses.get(1)?.error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget" });
+      assert.equal(responses.get(2)?.error?.code, -32602);
+      assert.match(responses.get(2)?.error?.message, /params\.arguments must be an object/);
+      assert.equal(responses.get(3)?.error?.code, -32700);
+      const at = bad.indexOf(0xe9);
+      assert.equal(responses.get(3)?.error?.message, `Parse error: stdin line 5: invalid UTF-8 at byte ${at} (line 1, column ${at + 1}: 0xE9)`);
+      const nul = responses.get(4)?.result;
+      assert.equal(nul?.isError, true, JSON.stringify(responses.get(4)));
+      assert.match(nul.content[0].text, /contains a NUL character \(U\+0000\) at character 5;.* at turns\[0\]\.text/);
+      assert.equal(responses.get(5)?.result?.tools?.length, 4, "the server goes on");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,11 @@
 import { Command } from "commander";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, collectList, openFromOptions, runAction, type CommonOptions } from "../shared.js";
 import { createMcpServer } from "../../server/mcp/create-mcp-server.js";
 import { LOCAL_PRINCIPAL, type Principal } from "../../server/auth/principal.js";
 import { checkNamespace } from "../../formats/shared.js";
+import { guardToolCalls } from "../../server/mcp/guard-tool-calls.js";
+import { utf8LinesOnly } from "../utf8-lines.js";
 
 interface McpCliOptions extends Omit<CommonOptions, "namespace"> {
   namespace?: string[];
@@ -32,7 +34,7 @@ export function mcpCommand(): Command {
         "Serve memory to an MCP client over stdio: tools remember, recall, ask and forget. stdout carries the protocol; logs go to stderr. " +
           "(Over HTTP, with API keys, the same tools are at /mcp of `ramem serve`.)",
       )
-      .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collect)
+      .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collectList)
       .option("--read-only", "only allow recall and ask (no remember, no forget)"),
     { json: false },
   )
@@ -52,7 +54,11 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         const principal = principalFor(opts);
         const memory = await openFromOptions({ db: opts.db, store: opts.store, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
         const server = createMcpServer({ memory, principal });
-        const transport = new StdioServerTransport();
+        // A line that is not UTF-8 is answered here (a parse error naming its first bad byte) and never reaches the tools.
+        const input = utf8LinesOnly(process.stdin, (err, id) =>
+          void transport.send({ jsonrpc: "2.0", ...(id !== null ? { id } : {}), error: { code: -32700, message: `Parse error: ${err.where}: ${err.message}` } }),
+        );
+        const transport = new StdioServerTransport(input, process.stdout);
         let closing: Promise<void> | undefined;
         const shutdown = () =>
           (closing ??= (async () => {
@@ -63,13 +69,15 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         // every answer: on end of input, shut down once no request is waiting for its response.
         const pending = new Set<string | number>();
         let inputEnded = false;
-        process.stdin.once("end", () => {
+        input.once("end", () => {
           inputEnded = true;
           if (pending.size === 0) void shutdown();
         });
         process.once("SIGTERM", () => void shutdown().then(() => process.exit(0)));
         process.once("SIGINT", () => void shutdown().then(() => process.exit(0)));
         await server.connect(transport);
+        // A client may pipeline calls: those to one namespace run in the order sent (a recall after a forget sees the forget).
+        guardToolCalls(transport, { serializeByNamespace: true });
         const receive = transport.onmessage;
         transport.onmessage = (message) => {
           if ("method" in message && "id" in message) pending.add(message.id);
@@ -87,10 +95,6 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         process.stderr.write(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
       }),
     );
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(",").map((s) => s.trim()).filter(Boolean)];
 }
 
 export function principalFor(opts: { namespace?: readonly string[] | undefined; readOnly?: boolean | undefined }): Principal {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -49,8 +49,66 @@ test("ramem serve listens on loopback, serves /health and the API, and stops on 
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
+    assert.match(stderr, /ramem serve: stopped \(SIGTERM\)/);
+    assert.ok(!existsSync(join(dir, "s.db-wal")), "the store was closed (SQLite removes the WAL on a clean close)");
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Resolves when process `pid` is gone, or rejects after `ms`. */
+async function gone(pid: number, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > until) throw new Error(`process ${pid} still runs ${ms} ms later`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("npx ramem serve: SIGTERM to npx stops the node server too (npm's sh -c never passes it on)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-npx-"));
+  // A project whose node_modules/.bin/ramem is this checkout's CLI: npx runs it as it runs an installed one (npm → sh -c → node).
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "npx-serve-test", version: "1.0.0", private: true }));
+  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+  const bin = join(ROOT, "src/cli/testing/ramem-from-source.mjs");
+  chmodSync(bin, 0o755);
+  symlinkSync(bin, join(dir, "node_modules", ".bin", "ramem"));
+  const npx = spawn("npx", ["--offline", "ramem", "serve", "--db", join(dir, "s.db"), "--embedder", "hash", "--port", "0", "--json"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  npx.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  let serverPid: number | undefined;
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: npx.stdout }).once("line", resolve);
+      npx.once("exit", (code) => reject(new Error(`npx exited with ${code}: ${stderr}`)));
+    });
+    const info = JSON.parse(line) as { url: string; pid: number };
+    serverPid = info.pid;
+    assert.notEqual(serverPid, npx.pid, "npx runs the server in a child process");
+    assert.equal((await fetch(`${info.url}/health`)).status, 200);
+    npx.kill("SIGTERM");
+    await gone(serverPid, 10_000);
+    await assert.rejects(fetch(`${info.url}/health`), "nothing listens any more");
+    assert.match(stderr, /ramem serve: stopped \(its parent \(npm\) exited\)/);
+  } finally {
+    if (npx.exitCode === null) npx.kill("SIGKILL");
+    if (serverPid !== undefined) {
+      try {
+        process.kill(serverPid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 });

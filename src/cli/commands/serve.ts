@@ -1,16 +1,20 @@
 import { Command } from "commander";
-import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, collectList, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
 import { resolveStoreLocation } from "../store-location.js";
 import { openApiKeyStore } from "../../store/open-api-key-store.js";
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from "../../server/serve.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IMPORT_BYTES } from "../../server/rest/rest-deps.js";
 import { InvalidArgumentError } from "commander";
+import { waitForShutdown } from "../wait-for-shutdown.js";
 
 interface ServeOptions extends CommonOptions {
   host: string;
   port: number;
   maxBody: number;
   maxImport: number;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  open?: boolean;
 }
 
 function parsePort(value: string): number {
@@ -24,12 +28,15 @@ export function serveCommand(): Command {
     new Command("serve")
       .description(
         "Serve the REST API (OpenAPI document at /openapi.json) and MCP over streamable HTTP at /mcp. Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
-          "With no keys it runs open on loopback only, and refuses any other host.",
+          "With a store that never held a key (or --open) it runs open on loopback only, and refuses any other host; revoking every key leaves it closed.",
       )
       .option("--host <host>", "interface to listen on", DEFAULT_HOST)
       .option("--port <port>", "TCP port (0: any free port)", parsePort, DEFAULT_PORT)
       .option("--max-body <bytes>", "request body limit (import excepted)", parsePositiveInt("--max-body"), DEFAULT_MAX_BODY_BYTES)
-      .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES),
+      .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES)
+      .option("--open", "answer requests without a key as the local admin, whatever keys exist (loopback only). Without it the server is open only while its store has never held a key")
+      .option("--allowed-hosts <names>", "Host names to answer besides loopback names and the --host address, e.g. a DNS name the server is reached by (repeat or comma-separate; * for any)", collectList)
+      .option("--allowed-origins <origins>", "browser origins to answer besides loopback pages, e.g. https://agent.example.com (repeat or comma-separate; * for any)", collectList),
   ).action(async (opts: ServeOptions) =>
     runAction(opts.json, async () => {
       const memory = await openFromOptions(opts);
@@ -50,22 +57,23 @@ export function serveCommand(): Command {
           port: opts.port,
           maxBodyBytes: opts.maxBody,
           maxImportBytes: opts.maxImport,
+          allowedHosts: opts.allowedHosts ?? [],
+          allowedOrigins: opts.allowedOrigins ?? [],
+          ...(opts.open ? { open: true } : {}),
         });
       } catch (err) {
         await keys.close();
         await memory.close();
         throw err;
       }
-      const line = { url: server.url, store: memory.store.location, embedder: memory.embedder.id, open: server.open };
+      const line = { url: server.url, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };
       process.stdout.write(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json; MCP: ${server.url}/mcp)\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
+      const reason = await waitForShutdown();
+      // Clean: no new connections, open ones closed, then the key store and the memory store (SQLite checkpoints its WAL on close).
       await server.close();
       await keys.close();
       await memory.close();
+      process.stderr.write(`ramem serve: stopped (${reason})\n`);
     }),
   );
 }

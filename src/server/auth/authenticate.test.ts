@@ -27,7 +27,7 @@ describe("createAuthenticator", () => {
 
   it("a Bearer key becomes its principal; missing, malformed, unknown or revoked keys are UNAUTHORIZED", async () => {
     const { record, secret } = await createApiKey(keys, { name: "reader", role: "read", namespaces: ["n1"] });
-    const authenticate = createAuthenticator({ keys, allowOpenWhenNoKeys: true });
+    const authenticate = createAuthenticator({ keys, open: "until-first-key" });
     assert.deepEqual(await authenticate(req(`Bearer ${secret}`)), { keyId: record.id, role: "read", namespaces: ["n1"] });
     assert.equal((await authenticate(req(`bearer   ${secret} `))).keyId, record.id);
     await assert.rejects(authenticate(req()), isCode("UNAUTHORIZED"));
@@ -37,13 +37,18 @@ describe("createAuthenticator", () => {
     await assert.rejects(authenticate(req(`Bearer ${secret}`)), isCode("UNAUTHORIZED"));
   });
 
-  it("open mode: the local principal only when allowed and while no active key exists", async () => {
+  it("open mode: until the first key, the local principal; never again after, even with every key revoked", async () => {
     const empty = await openSqliteApiKeyStore(join(dir, "empty.db"));
     try {
-      assert.equal(await createAuthenticator({ keys: empty, allowOpenWhenNoKeys: true })(req()), LOCAL_PRINCIPAL);
-      await assert.rejects(createAuthenticator({ keys: empty, allowOpenWhenNoKeys: false })(req()), isCode("UNAUTHORIZED"));
-      await createApiKey(empty, { name: "x", role: "read", namespaces: ["a"] });
-      await assert.rejects(createAuthenticator({ keys: empty, allowOpenWhenNoKeys: true })(req()), isCode("UNAUTHORIZED"));
+      const untilFirstKey = createAuthenticator({ keys: empty, open: "until-first-key" });
+      assert.equal(await untilFirstKey(req()), LOCAL_PRINCIPAL);
+      await assert.rejects(createAuthenticator({ keys: empty, open: "closed" })(req()), isCode("UNAUTHORIZED"));
+      const { record } = await createApiKey(empty, { name: "x", role: "read", namespaces: ["a"] });
+      await assert.rejects(untilFirstKey(req()), isCode("UNAUTHORIZED"));
+      await empty.revokeKey(record.id, new Date().toISOString());
+      await assert.rejects(untilFirstKey(req()), isCode("UNAUTHORIZED"), "revoking the last key reopened it");
+      await assert.rejects(createAuthenticator({ keys: empty, open: "until-first-key" })(req()), isCode("UNAUTHORIZED"), "a store that held a key is not a never-keyed store");
+      assert.equal(await createAuthenticator({ keys: empty, open: "explicit" })(req()), LOCAL_PRINCIPAL, "--open is the operator's decision");
     } finally {
       await empty.close();
     }

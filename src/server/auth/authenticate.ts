@@ -11,21 +11,33 @@ import { hashSecret } from "./hash-secret.js";
  */
 export type Authenticate = (request: Request) => Promise<Principal>;
 
+/**
+ * Whether a request without a key is the local user. Decided when the server
+ * starts, never by what happens to the keys later:
+ * - "closed": every request needs an active key;
+ * - "until-first-key": the store has never held a key (on loopback): open
+ *   until one is created, checked per request, and closed from then on — even
+ *   when every key is revoked again;
+ * - "explicit": the operator asked for it (`ramem serve --open`, loopback only).
+ */
+export type OpenMode = "closed" | "until-first-key" | "explicit";
+
 export interface AuthenticatorOptions {
   keys: ApiKeyStore;
-  /**
-   * True only when the server listens on loopback: then a request without a
-   * key is the local user, as long as no active key exists. Checked per
-   * request, so creating the first key closes the open mode without a restart.
-   */
-  allowOpenWhenNoKeys: boolean;
+  open: OpenMode;
 }
 
 export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
+  // Latches: once a key has been seen, no later state of the key table reopens the server.
+  let stillOpen = options.open !== "closed";
+  const keylessIsLocal = async (): Promise<boolean> => {
+    if (options.open === "until-first-key" && stillOpen && (await hasEverHeldKeys(options.keys))) stillOpen = false;
+    return stillOpen;
+  };
   return async (request) => {
     const header = request.headers.get("authorization");
     if (header === null) {
-      if (options.allowOpenWhenNoKeys && !(await hasActiveKeys(options.keys))) return LOCAL_PRINCIPAL;
+      if (await keylessIsLocal()) return LOCAL_PRINCIPAL;
       throw unauthorized("no API key given", "send the header Authorization: Bearer rm_... (create a key with `ramem keys create`)");
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -38,6 +50,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
 
 export async function hasActiveKeys(keys: ApiKeyStore): Promise<boolean> {
   return (await keys.listKeys()).some((k) => k.revokedAt === null);
+}
+
+/** Revoked keys count: a store that ever had a key was meant to be closed. */
+export async function hasEverHeldKeys(keys: ApiKeyStore): Promise<boolean> {
+  return (await keys.listKeys()).length > 0;
 }
 
 function unauthorized(message: string, hint: string): RamemError {

@@ -3,6 +3,7 @@ import type { Role } from "../../store/api-key-contract.js";
 import { RamemError } from "../../model/errors.js";
 import type { Authenticate } from "./authenticate.js";
 import { mayAccess, roleAllows, type Principal } from "./principal.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface AuthEnv {
   Variables: { principal: Principal };
@@ -24,7 +25,7 @@ export function authMiddleware(authenticate: Authenticate): MiddlewareHandler<Au
 export function authorize(principal: Principal, namespace: string, needs: Role): void {
   if (mayAccess(principal, namespace, needs)) return;
   if (principal.namespaces !== "all" && !principal.namespaces.includes(namespace)) {
-    throw new RamemError("FORBIDDEN", `this API key may not access namespace ${JSON.stringify(namespace)}`, {
+    throw new RamemError("FORBIDDEN", `this API key may not access namespace ${echoValue(namespace)}`, {
       hint: "use a key granted this namespace (ramem keys create --namespace ...)",
     });
   }

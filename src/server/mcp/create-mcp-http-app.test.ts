@@ -128,7 +128,7 @@ describe("MCP over streamable HTTP", () => {
     });
   });
 
-  it("bad input over HTTP: malformed JSON is a 400, a 1 MB turn a tool error, a body over 4 MiB a 413; nothing stored", async () => {
+  it("bad input over HTTP: malformed JSON or invalid UTF-8 is a 400, a 1 MB turn or a NUL a tool error, a body over 4 MiB a 413, no tool name −32602; nothing stored", async () => {
     await withMemory(async (memory) => {
       const http = await startServer(memory);
       try {
@@ -151,6 +151,16 @@ describe("MCP over streamable HTTP", () => {
         const call = (text: string) =>
           JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "remember", arguments: { namespace: "ns-a", turns: [{ speaker: "Ana", text }] } } });
         assert.equal((await post(call("y".repeat(5 * 1024 * 1024)))).status, 413);
+
+        const nameless = await post(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: { namespace: "ns-a" } } }));
+        assert.deepEqual(((await nameless.json()) as { error: unknown }).error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget" });
+        const latin1 = Buffer.concat([Buffer.from(call("caf").slice(0, -4)), Buffer.from([0xe9]), Buffer.from('"}]}}}')]);
+        const notUtf8 = await fetch(http.url, { method: "POST", headers: { authorization: "Bearer secret-a", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: latin1 });
+        assert.equal(notUtf8.status, 400);
+        assert.match(((await notUtf8.json()) as { error: { message: string } }).error.message, /^Parse error: invalid UTF-8 at byte \d+ \(line 1, column \d+: 0xE9\)$/);
+        const nul = JSON.parse(await (await post(call("a\u0000b"))).text());
+        assert.equal(nul.result?.isError, true, JSON.stringify(nul));
+        assert.match(nul.result.content[0].text, /NUL character \(U\+0000\) at character 2/);
         assert.equal((await memory.stats("ns-a")).units, 0);
       } finally {
         await http.close();

@@ -5,7 +5,10 @@ import type { Principal } from "../auth/principal.js";
 import type { Authenticate } from "../auth/authenticate.js";
 import { RamemError } from "../../model/errors.js";
 import { createMcpServer } from "./create-mcp-server.js";
+import { guardToolCalls } from "./guard-tool-calls.js";
+import { decodeUtf8 } from "../../util/decode-utf8.js";
 import { problemType } from "../rest/problem.js";
+import { createHostOriginPolicy, hostOriginGuard, type HostOriginPolicy } from "../host-origin-guard.js";
 
 /** Returns the caller, or throws a RamemError with code UNAUTHORIZED (no or unknown key) or FORBIDDEN: the server's own authenticator. */
 export type { Authenticate };
@@ -16,8 +19,15 @@ export interface McpHttpAppOptions {
   /**
    * Browser origins allowed besides loopback ones (e.g. "https://agent.example.com").
    * Requests without an Origin header (every non-browser client) are not affected.
+   * Ignored when `hostOriginPolicy` is given.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * The Host/Origin allow-list (host-origin-guard.ts); `startServer` passes its
+   * own, the one every route of the server checks. Default: loopback hosts and
+   * origins plus `allowedOrigins`.
+   */
+  hostOriginPolicy?: HostOriginPolicy;
   /** Clock for turns given without a time (tests pin it). */
   now?: () => Date;
 }
@@ -34,18 +44,15 @@ export interface McpHttpAppOptions {
  * server-to-client event stream) and DELETE (ending a session) have nothing to
  * act on in this mode and answer 405, after authentication.
  *
- * A browser request from a foreign Origin is refused (403) before anything
- * else, as the MCP spec requires: on a loopback server without keys (the
- * local principal) a DNS-rebinding page could otherwise act as the local user.
+ * A request for a foreign Host or from a foreign browser Origin is refused
+ * (403) before anything else, as the MCP spec requires: on a loopback server
+ * without keys (the local principal) a DNS-rebinding page could otherwise act
+ * as the local user. The check is the server's one guard (host-origin-guard.ts).
  */
 export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
   const app = new Hono();
-  const allowed = new Set(options.allowedOrigins ?? []);
+  app.use("*", hostOriginGuard(options.hostOriginPolicy ?? createHostOriginPolicy({ allowedOrigins: options.allowedOrigins ?? [] })));
   app.all("/", async (c) => {
-    const origin = c.req.header("origin");
-    if (origin !== undefined && !originAllowed(origin, allowed)) {
-      return problem(403, "ORIGIN_NOT_ALLOWED", `requests from the browser origin ${JSON.stringify(origin)} are not accepted`, "call from a loopback page or a non-browser client, or have the server allow this origin");
-    }
     let principal: Principal;
     try {
       principal = await options.authenticate(c.req.raw);
@@ -57,9 +64,12 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
         Allow: "POST",
       });
     }
+    const notUtf8 = await invalidUtf8(c.req.raw);
+    if (notUtf8) return notUtf8;
     const server = createMcpServer({ memory: options.memory, principal, ...(options.now ? { now: options.now } : {}) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
+    guardToolCalls(transport);
     try {
       // In JSON mode the Response is complete when this resolves, so closing afterwards loses nothing.
       return await transport.handleRequest(c.req.raw);
@@ -70,15 +80,18 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Hono {
   return app;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
-  if (allowed.has(origin)) return true;
+/**
+ * A body that is not UTF-8 gets the JSON-RPC parse error, naming the first
+ * invalid byte, before the transport's JSON parser would turn it into U+FFFD
+ * (model/stored-text.ts for the rule).
+ */
+async function invalidUtf8(request: Request): Promise<Response | null> {
   try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
-  } catch {
-    // "null" (sandboxed frames, file:) and garbage are foreign.
-    return false;
+    decodeUtf8(new Uint8Array(await request.clone().arrayBuffer()), "body");
+    return null;
+  } catch (err) {
+    if (!(err instanceof RamemError)) throw err;
+    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: ${err.message}` } }, { status: 400 });
   }
 }
 

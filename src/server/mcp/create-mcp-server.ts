@@ -9,7 +9,8 @@ import { EMPTY_FRAME } from "../../model/recall-frame.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
 import { rememberTurns } from "./remember-turns.js";
 import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput } from "./tool-schemas.js";
-import { describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
+import { describeAnswer, describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -128,12 +129,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const memories = [...result.hits].sort((a, b) => a.rank - b.rank).map(recalledMemory);
         let text: string;
         if (!result.llmConfigured) text = `${NO_LLM_NOTICE}\n\n${result.evidence.text}`;
-        else {
-          const cited = result.cited.length
-            ? `Cited: ${result.cited.map((c) => `[${c.rank}] unit ${c.unitId} (turns ${c.turnIds.join(",")})`).join("; ")}`
-            : "Cited: none";
-          text = `Answer: ${result.answer ?? ""}\n${cited}\n\nEvidence the answer was drawn from:\n${result.evidence.text}`;
-        }
+        else text = describeAnswer(result);
         return {
           content: [{ type: "text", text }],
           structuredContent: {
@@ -174,7 +170,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           // A unit goes with its words in its neighbours' cues (forgetUnit); both hold the namespace's write lock.
           deleted = what === "unit" ? Number(await memory.forgetUnit(args.id, { namespace })) : await memory.forgetSession(args.id, { namespace });
           if (deleted === 0) {
-            throw new RamemError("NOT_FOUND", `no ${what} ${JSON.stringify(args.id)} in namespace ${JSON.stringify(namespace)}`, {
+            throw new RamemError("NOT_FOUND", `no ${what} ${echoValue(args.id)} in namespace ${echoValue(namespace)}`, {
               hint: what === "unit" ? "use a unitId from a recall in this namespace" : "use a sessionId from remember (or recall's session.id) in this namespace",
             });
           }

@@ -4,7 +4,9 @@ import type { RecallHit } from "../../model/recall.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
 import { describeInterval } from "../../model/time.js";
 import { RamemError } from "../../model/errors.js";
+import { escapeStoredText as esc } from "../../synthesis/escape-stored-text.js";
 import type { RecalledMemory } from "./tool-schemas.js";
+import type { AskResult } from "../../synthesis/ask.js";
 
 /**
  * What the tools hand back. Errors are tool results with `isError: true`
@@ -71,25 +73,37 @@ export function frameSummary(frame: RecallFrame) {
   };
 }
 
-/** One line on how the query was read, so the agent can rephrase when the frame is wrong. */
+/**
+ * One line on how the query was read, so the agent can rephrase when the
+ * frame is wrong. Names and notes come from the store (the people it knows),
+ * so they are escaped like the evidence pack.
+ */
 export function describeFrame(frame: RecallFrame): string {
   const parts: string[] = [];
-  if (frame.time) parts.push(`time ${frame.time.relation} ${describeInterval(frame.time.window)} (from "${frame.time.evidence}")`);
-  if (frame.participants) parts.push(`people ${frame.participants.names.join(", ")}`);
-  if (frame.location) parts.push(`place ${frame.location.names.join(", ")}`);
+  if (frame.time) parts.push(`time ${frame.time.relation} ${describeInterval(frame.time.window)} (from "${esc(frame.time.evidence)}")`);
+  if (frame.participants) parts.push(`people ${frame.participants.names.map(esc).join(", ")}`);
+  if (frame.location) parts.push(`place ${frame.location.names.map(esc).join(", ")}`);
   if (frame.role) parts.push(`the ${frame.role.role}'s turns`);
   const head = frame.active
     ? `Recall frame: ${parts.join("; ")} — memories from that context are ranked first.`
     : "Recall frame: none grounded — ranked by content only.";
-  return frame.notes.length ? `${head}\nNotes: ${frame.notes.join(" | ")}` : head;
+  return frame.notes.length ? `${head}\nNotes: ${frame.notes.map(esc).join(" | ")}` : head;
 }
 
-/** Per memory: the id to forget it by, where it comes from, and why it was recalled. */
+/** Per memory: the id to forget it by, where it comes from, and why it was recalled (stored strings escaped). */
 export function describeReasons(memories: readonly RecalledMemory[]): string {
   if (memories.length === 0) return "";
   const lines = memories.map((m) => {
     const event = m.eventTime ? ` · event ${describeInterval({ ...m.eventTime, granularity: m.eventTime.granularity as never })}` : "";
-    return `[${m.rank}] unit ${m.unitId} · session ${m.session.id} (${m.session.start.slice(0, 10)}) · turns ${m.provenance.turnIds.join(",")}${event} · ${m.reasons.join("; ")}`;
+    return `[${m.rank}] unit ${esc(m.unitId)} · session ${esc(m.session.id)} (${m.session.start.slice(0, 10)}) · turns ${m.provenance.turnIds.map(esc).join(",")}${event} · ${m.reasons.map(esc).join("; ")}`;
   });
   return ["Why each memory is here:", ...lines].join("\n");
+}
+
+/** `ask`'s text: the answer (model output that read stored text, so escaped too), what it cited, the pack. */
+export function describeAnswer(result: Pick<AskResult, "answer" | "cited" | "evidence">): string {
+  const cited = result.cited.length
+    ? `Cited: ${result.cited.map((c) => `[${c.rank}] unit ${esc(c.unitId)} (turns ${c.turnIds.map(esc).join(",")})`).join("; ")}`
+    : "Cited: none";
+  return `Answer: ${esc(result.answer ?? "")}\n${cited}\n\nEvidence the answer was drawn from:\n${result.evidence.text}`;
 }

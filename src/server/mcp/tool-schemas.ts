@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TURN_CHARS, NamespaceName } from "../../model/conversation.js";
+import { storedText } from "../../model/stored-text.js";
 
 /**
  * Input and output schemas of the MCP tools, version 1. Descriptions are what
@@ -9,6 +10,8 @@ import { MAX_TURN_CHARS, NamespaceName } from "../../model/conversation.js";
  */
 
 export const MAX_TURNS_PER_CALL = 500;
+/** The tools, in the order tools/list gives them. */
+export const MCP_TOOL_NAMES = ["remember", "recall", "ask", "forget"] as const;
 export const MAX_RECALL_K = 100;
 
 const namespace = NamespaceName.describe(
@@ -22,9 +25,8 @@ const date = (what: string) =>
     .describe(`${what}. ISO 8601 ("2023-05-08T13:56:00Z", "2023-05-08") or an absolute English date ("8 May 2023"); times without a zone are UTC.`);
 
 export const RememberTurn = z.object({
-  speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200).describe('Who said it, e.g. "Caroline" or "user".'),
-  text: z
-    .string()
+  speaker: storedText(z.string()).trim().min(1, "a turn needs a speaker name").max(200).describe('Who said it, e.g. "Caroline" or "user".'),
+  text: storedText(z.string())
     .max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split a long text into several turns (one per message or paragraph)`)
     .describe(`What was said (one message; at most ${MAX_TURN_CHARS} characters). May be empty only when an attachment is given.`),
   time: date("When it was said; default: now, or the session time when sessionTime is given").optional(),
@@ -32,21 +34,20 @@ export const RememberTurn = z.object({
     .array(
       z.object({
         kind: z.enum(["image", "file", "link"]),
-        caption: z.string().min(1).max(MAX_TURN_CHARS).describe("What it shows or is (image caption, alt text, file name): this is what memory keeps."),
-        url: z.string().max(2000).optional(),
+        caption: storedText(z.string()).min(1).max(MAX_TURN_CHARS).describe("What it shows or is (image caption, alt text, file name): this is what memory keeps."),
+        url: storedText(z.string()).max(2000).optional(),
       }),
     )
     .max(20)
     .optional()
     .describe("Images, files or links shared in the turn."),
-  id: z.string().min(1).max(200).optional().describe('Turn id, unique in its session; default "<sessionId>:<n>" numbering on from the turns already stored.'),
+  id: storedText(z.string()).min(1).max(200).optional().describe('Turn id, unique in its session; default "<sessionId>:<n>" numbering on from the turns already stored.'),
 });
 
 export const rememberInput = {
   namespace,
   turns: z.array(RememberTurn).min(1, "give at least one turn").max(MAX_TURNS_PER_CALL).describe("The turns to remember, in conversation order."),
-  sessionId: z
-    .string()
+  sessionId: storedText(z.string())
     .min(1)
     .max(200)
     .optional()
@@ -54,7 +55,7 @@ export const rememberInput = {
       "The conversation (session) these turns belong to. Omitted: a new session is created and its id returned; pass that id on later calls to add to the same conversation. The id of a stored session: the turns are appended to it. Any other id: a session with that id is created.",
     ),
   sessionTime: date("When the session started; default: the earliest turn time (or now)").optional(),
-  participants: z.array(z.string().trim().min(1).max(200)).max(100).optional().describe("Everyone in the conversation; default: the speakers."),
+  participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(100).optional().describe("Everyone in the conversation; default: the speakers."),
   replace: z
     .boolean()
     .optional()

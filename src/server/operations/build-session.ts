@@ -1,6 +1,7 @@
 import { SessionWithTurns, type Turn } from "../../model/conversation.js";
 import { RamemError } from "../../model/errors.js";
 import type { TurnInput } from "../rest/schemas.js";
+import { echoValue } from "../../model/echo-value.js";
 
 /**
  * Request turns → library turns. A turn without an id gets `<sessionId>:<position>`
@@ -25,7 +26,7 @@ export function toTurns(sessionId: string, input: readonly TurnInput[], firstPos
 export function checkSession(candidate: SessionWithTurns): SessionWithTurns {
   const ids = new Set<string>();
   candidate.turns.forEach((t, i) => {
-    if (ids.has(t.id)) throw new RamemError("DUPLICATE_TURN", `turns[${i}].id: turn id ${JSON.stringify(t.id)} appears twice`, { hint: "give every turn of a session its own id, or omit ids" });
+    if (ids.has(t.id)) throw new RamemError("DUPLICATE_TURN", `turns[${i}].id: turn id ${echoValue(t.id)} appears twice`, { hint: "give every turn of a session its own id, or omit ids" });
     ids.add(t.id);
   });
   const r = SessionWithTurns.safeParse(candidate);

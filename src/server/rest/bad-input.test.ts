@@ -50,6 +50,12 @@ describe("bad input: a clear 4xx problem, nothing stored", () => {
     { name: "a missing body", req: ["POST", "/v1/namespaces/garden/recall", { headers: { "content-type": "application/json" } }], status: 400, code: "MALFORMED_JSON", detail: /JSON/ },
     { name: "a broken import", req: ["POST", "/v1/namespaces/fresh/import", { body: '{"format":"ramem-export"}\n', headers: { "content-type": "application/x-ndjson" } }], status: 400, code: "BAD_EXPORT", detail: /header/ },
     { name: "an import with another embedder", req: ["POST", "/v1/namespaces/fresh/import", { body: '{"format":"ramem-export","version":1,"namespace":"x","embedder":"use-lite@0.2.0","dimensions":512,"sessions":0,"units":0,"exportedAt":"2023-01-01T00:00:00Z"}\n', headers: { "content-type": "application/x-ndjson" } }], status: 409, code: "EMBEDDER_MISMATCH", detail: /use-lite@0\.2\.0/ },
+    { name: "a NUL character in a turn's text", req: put({ startTime: "2023-01-01T00:00:00Z", turns: [turn({ text: "nul \u0000 byte" })] }, "nul"), status: 400, code: "VALIDATION_FAILED", detail: /body\.turns\[0\]\.text: contains a NUL character \(U\+0000\) at character 5/, field: "body.turns[0].text" },
+    { name: "a lone surrogate in a speaker name", req: put({ startTime: "2023-01-01T00:00:00Z", turns: [turn({ speaker: "An\ud800n" })] }, "sur"), status: 400, code: "VALIDATION_FAILED", detail: /body\.turns\[0\]\.speaker: contains a lone surrogate \(U\+D800\) at character 3/, field: "body.turns[0].speaker" },
+    { name: "a NUL character in a participant of an append", req: ["POST", "/v1/namespaces/garden/sessions/s1/turns", { json: { turns: [turn()], participants: ["ok", "b\u0000d"] } }], status: 400, code: "VALIDATION_FAILED", detail: /body\.participants\[1\]: contains a NUL/, field: "body.participants[1]" },
+    { name: "a NUL character in the session id of the path", req: put({ startTime: "2023-01-01T00:00:00Z", turns: [turn()] }, "s%00id"), status: 400, code: "VALIDATION_FAILED", detail: /param\.sessionId: contains a NUL/ },
+    { name: "a body that is not UTF-8", req: ["PUT", "/v1/namespaces/garden/sessions/latin1", { body: Buffer.concat([Buffer.from('{"startTime":"2023-01-01T00:00:00Z","turns":[{"speaker":"Ann","text":"caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]), headers: { "content-type": "application/json" } }], status: 400, code: "INVALID_UTF8", detail: /^body: invalid UTF-8 at byte 73 \(line 1, column 74: 0xE9\)/ },
+    { name: "an import that is not UTF-8", req: ["POST", "/v1/namespaces/fresh/import", { body: Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), headers: { "content-type": "application/x-ndjson" } }], status: 400, code: "INVALID_UTF8", detail: /invalid UTF-8 at byte 1/ },
     { name: "appending a turn id the session already has", req: ["POST", "/v1/namespaces/garden/sessions/s1/turns", { json: { turns: [turn({ id: "s1:2" })] } }], status: 409, code: "DUPLICATE_TURN", detail: /already has a turn "s1:2"/ },
   ];
 
@@ -70,6 +76,19 @@ describe("bad input: a clear 4xx problem, nothing stored", () => {
       assert.deepEqual(await nsList(), ["garden"]);
     });
   }
+
+  it("a 10 MB value is quoted back cut to 200 characters, not whole", async () => {
+    const exported = (await t.call("GET", "/v1/namespaces/garden/export")).text.trim().split("\n");
+    const unit = JSON.parse(exported[2]!);
+    const twice = JSON.stringify({ ...unit, unit: { ...unit.unit, id: "u".repeat(10_000_000) } });
+    const body = [exported[0]!, exported[1]!, twice, twice, ...exported.slice(4)].join("\n");
+    const r = await t.call("POST", "/v1/namespaces/copy/import", { body, headers: { "content-type": "application/x-ndjson" } });
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.equal(r.body.code, "BAD_EXPORT");
+    assert.ok(r.text.length < 1_000, `a ${r.text.length}-character problem`);
+    assert.match(r.body.detail, /unit "u{200}"… \(10,000,000 characters\) appears twice/);
+    assert.deepEqual(await nsList(), ["garden"]);
+  });
 
   it("a session with one bad turn among good ones stores none of it", async () => {
     const r = await t.call("PUT", "/v1/namespaces/garden/sessions/half", {

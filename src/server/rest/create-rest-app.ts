@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Context, MiddlewareHandler } from "hono";
 import { RamemError } from "../../model/errors.js";
+import { decodeUtf8 } from "../../util/decode-utf8.js";
 import type { Role } from "../../store/api-key-contract.js";
 import { authMiddleware, authorize, type AuthEnv } from "../auth/middleware.js";
 import { problemOf, problemResponse, validationProblem } from "./problem.js";
@@ -22,7 +23,7 @@ export const API_VERSION = "1.0.0";
  *   1. authenticate (401) — nothing about the data is said to an unknown caller;
  *   2. namespace grant and role (403), from the path and the key alone, before
  *      anything is looked up, so a 403 never depends on whether the namespace exists;
- *   3. body size (413), then the route's validation (400), then the handler.
+ *   3. body size (413), UTF-8 (400), then the route's validation (400), then the handler.
  */
 export function createRestApp(deps: RestDeps): RestApp {
   const app: RestApp = new OpenAPIHono<AuthEnv>({
@@ -59,6 +60,7 @@ export function createRestApp(deps: RestDeps): RestApp {
   const normalLimit = limit(maxBody);
   const importLimit = limit(maxImport);
   app.use("/v1/*", (c, next) => (c.req.method === "POST" && c.req.path.endsWith("/import") ? importLimit(c, next) : normalLimit(c, next)));
+  app.use("/v1/*", utf8Body());
 
   registerNamespaceRoutes(app, deps);
   registerSessionRoutes(app, deps);
@@ -103,6 +105,18 @@ function limit(maxSize: number): MiddlewareHandler<AuthEnv> {
         { connection: "close" },
       ),
   });
+}
+
+/**
+ * A body that is not UTF-8 is refused with the offset of its first invalid
+ * byte, before any JSON parser replaces it with U+FFFD (model/stored-text.ts
+ * for the rule). The bytes read stay cached for the route's own parser.
+ */
+function utf8Body(): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    if (c.req.method === "POST" || c.req.method === "PUT" || c.req.method === "PATCH") decodeUtf8(new Uint8Array(await c.req.arrayBuffer()), "body");
+    await next();
+  };
 }
 
 /** Not-found handler, shared with the root app that mounts sub-apps next to this one. */

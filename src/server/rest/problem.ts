@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RamemError } from "../../model/errors.js";
+import { echoValue } from "../../model/echo-value.js";
 
 /**
  * RFC 9457 problem details. Every 4xx/5xx the server sends has this shape,
@@ -26,6 +27,8 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 const STATUS_BY_CODE: Record<string, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   NAMESPACE_NOT_FOUND: 404,
   SESSION_NOT_FOUND: 404,
   UNIT_NOT_FOUND: 404,
@@ -97,6 +100,6 @@ function formatPath(path: readonly PropertyKey[], where: string): string {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_format" && issue.format === "datetime") return "expected an ISO 8601 date-time with a zone, e.g. 2023-05-08T13:56:00Z";
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.slice(0, 10).map((k) => echoValue(k)).join(", ")}${issue.keys.length > 10 ? `, … (${issue.keys.length} in all)` : ""}`;
   return issue.message;
 }

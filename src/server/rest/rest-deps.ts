@@ -3,6 +3,7 @@ import type { Memory } from "../../memory.js";
 import { RamemError } from "../../model/errors.js";
 import type { Authenticate } from "../auth/authenticate.js";
 import type { AuthEnv } from "../auth/middleware.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 512 * 1024;
 export const DEFAULT_MAX_IMPORT_BYTES = 64 * 1024 * 1024;
@@ -23,7 +24,7 @@ export type RestApp = OpenAPIHono<AuthEnv>;
 export async function requireKnownNamespace(memory: Memory, namespace: string): Promise<void> {
   const s = await memory.store.stats(namespace);
   if (s.sessions === 0 && s.units === 0) {
-    throw new RamemError("NAMESPACE_NOT_FOUND", `namespace ${JSON.stringify(namespace)} holds no sessions`, {
+    throw new RamemError("NAMESPACE_NOT_FOUND", `namespace ${echoValue(namespace)} holds no sessions`, {
       hint: `ingest a session first: PUT /v1/namespaces/${namespace}/sessions/{sessionId}`,
     });
   }

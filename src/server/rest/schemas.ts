@@ -4,6 +4,7 @@ import { MemoryUnit } from "../../model/memory-unit.js";
 import { RecallHit } from "../../model/recall.js";
 import { RecallFrame } from "../../model/recall-frame.js";
 import { IsoDateTime } from "../../model/time.js";
+import { storedText } from "../../model/stored-text.js";
 
 /**
  * Request and response bodies of the REST API. Each reuses the library's own
@@ -18,7 +19,7 @@ export const NamespaceParam = z.object({
   ns: NamespaceName.meta({ param: { name: "ns", in: "path" }, example: "my-agent" }),
 });
 export const SessionParams = NamespaceParam.extend({
-  sessionId: z.string().min(1).max(200).meta({ param: { name: "sessionId", in: "path" }, example: "s1" }),
+  sessionId: storedText(z.string()).min(1).max(200).meta({ param: { name: "sessionId", in: "path" }, example: "s1" }),
 });
 export const UnitParams = NamespaceParam.extend({
   unitId: z.string().min(1).max(200).meta({ param: { name: "unitId", in: "path" }, example: "u_3f9a1c2b4d5e6f708192" }),
@@ -26,9 +27,9 @@ export const UnitParams = NamespaceParam.extend({
 
 export const TurnInput = z
   .strictObject({
-    id: z.string().min(1).max(200).optional().meta({ description: "Default: <sessionId>:<position>" }),
-    speaker: z.string().trim().min(1, "a turn needs a speaker name").max(200),
-    text: z.string().max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`).default(""),
+    id: storedText(z.string()).min(1).max(200).optional().meta({ description: "Default: <sessionId>:<position>" }),
+    speaker: storedText(z.string()).trim().min(1, "a turn needs a speaker name").max(200),
+    text: storedText(z.string()).max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`).default(""),
     time: Iso.optional(),
     attachments: z.array(Attachment).max(100).optional(),
   })
@@ -37,10 +38,10 @@ export type TurnInput = z.infer<typeof TurnInput>;
 
 export const SessionInput = z
   .strictObject({
-    id: z.string().min(1).max(200).optional().meta({ description: "May be given (a native-format session pasted as is); must equal the path's sessionId." }),
+    id: storedText(z.string()).min(1).max(200).optional().meta({ description: "May be given (a native-format session pasted as is); must equal the path's sessionId." }),
     startTime: Iso,
     endTime: Iso.optional().meta({ description: "Default: startTime" }),
-    participants: z.array(z.string().trim().min(1).max(200)).max(1000).optional().meta({ description: "Default: the speakers" }),
+    participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(1000).optional().meta({ description: "Default: the speakers" }),
     turns: z.array(TurnInput).min(1, "a session needs at least one turn").max(10_000),
   })
   .meta({ id: "SessionInput", description: "A whole session in ramem's native format; the id is in the path." });
@@ -50,7 +51,7 @@ export const AppendInput = z
   .strictObject({
     turns: z.array(TurnInput).min(1, "append at least one turn").max(1000),
     startTime: Iso.optional().meta({ description: "When the session started: dates a new session (default: its earliest turn time, else now); an earlier time widens a stored session's span." }),
-    participants: z.array(z.string().trim().min(1).max(200)).max(1000).optional(),
+    participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(1000).optional(),
   })
   .meta({ id: "AppendInput" });
 export type AppendInput = z.infer<typeof AppendInput>;

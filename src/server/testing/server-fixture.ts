@@ -22,7 +22,7 @@ export interface TestServer {
   db: string;
   dir: string;
   /** fetch against the server; `key` adds the Bearer header. */
-  call(method: string, path: string, opts?: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  call(method: string, path: string, opts?: { key?: string; json?: unknown; body?: string | Uint8Array; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   createKey(role: Role, namespaces: string[], name?: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -57,7 +57,7 @@ export async function startTestServer(
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-      let body: string | undefined = opts.body;
+      let body: string | Uint8Array | undefined = opts.body;
       if (opts.json !== undefined) {
         body = JSON.stringify(opts.json);
         headers["content-type"] ??= "application/json";

@@ -5,6 +5,7 @@ import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePost
 import { inTransaction } from "./in-transaction.js";
 import { MIGRATION_LOCK } from "./schema.js";
 import { apiKeyFromRow, type ApiKeyRow } from "../api-key-row.js";
+import { echoValue } from "../../model/echo-value.js";
 
 /**
  * The API keys live in the same schema as the memory store (one `--store`
@@ -109,7 +110,7 @@ class PostgresApiKeyStore implements ApiKeyStore {
 
   async insertKey(key: ApiKeyRecord): Promise<void> {
     if (!ROLES.includes(key.role)) {
-      throw new RamemError("INVALID_KEY", `unknown role ${JSON.stringify(key.role)}`, { hint: `use one of ${ROLES.join(", ")}` });
+      throw new RamemError("INVALID_KEY", `unknown role ${echoValue(key.role)}`, { hint: `use one of ${ROLES.join(", ")}` });
     }
     if (!Array.isArray(key.namespaces) || key.namespaces.length === 0) {
       throw new RamemError("INVALID_KEY", "a key needs at least one namespace");

@@ -40,6 +40,33 @@ describeWithPostgres("postgres store", (url) => {
     }
   }
 
+  it("scrubDeleted: without vacuum says what remains; with vacuum rewrites every table's files (new relfilenode) without the deleted rows", async () => {
+    const schema = uniqueSchema();
+    await withStore(async (store) => {
+      const s = makeSession();
+      await store.replaceSession(s, "h", makeRecords(s, 3));
+      await store.deleteSession(s.namespace, s.id);
+      const plain = await store.scrubDeleted();
+      assert.equal(plain.complete, false);
+      assert.match(plain.note ?? "", /until VACUUM.*--purge/);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        const files = async () =>
+          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','unit_vectors']) t`)).rows;
+        const before = await files();
+        const purged = await store.scrubDeleted({ vacuum: true });
+        assert.deepEqual(purged.steps.sort(), ["vacuum full sessions", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
+        const after = await files();
+        for (const b of before) assert.notEqual(after.find((a) => a.t === b.t)?.f, b.f, `${b.t} was not rewritten`);
+        const dead = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".units`);
+        assert.equal(dead.rows[0]?.n, "0");
+      } finally {
+        await c.end();
+      }
+    }, { schema });
+  });
+
   it("shows its location without the password, and honours ?schema=", async () => {
     const schema = uniqueSchema();
     const withSecret = new URL(url);

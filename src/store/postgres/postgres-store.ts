@@ -4,7 +4,7 @@ import { toSql } from "pgvector/pg";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, SessionRecords, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
@@ -13,7 +13,8 @@ import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schem
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
-import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
+import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -50,6 +51,9 @@ const DEFAULT_LEXICAL = createBm25Lexical();
 const INSERT_CHUNK = 500;
 
 type SessionRow = SessionRowOf<string[]>;
+
+/** A checked session ready to write: each unit's JSON body serialised once. */
+type PreparedSession = CheckedSession & { contentHash: string; bodies: string[] };
 
 type Binding = EmbedderBinding;
 
@@ -181,74 +185,95 @@ class PostgresStore implements MemoryStore {
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
     this.assertOpen();
-    const checked = parseSessionRecords(session, units);
-    const { session: s, where } = checked;
-    refuseNul(JSON.stringify([s, contentHash]), where);
-    const parsed = checked.records.map(({ unit, embedding }) => {
-      const body = JSON.stringify(unit);
-      refuseNul(body, `${where}, unit ${unit.id}`);
-      return { unit, body, embedding };
-    });
-    const bound = parsed.length ? await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))) : null;
-    checkRecordEmbeddings(checked, bound, this.location);
+    const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(session, units), contentHash }]);
+    await this.inWriteTransaction(prepared!.where, (c) => this.writeSession(c, prepared!, options.expectedHash));
+  }
 
+  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void> {
+    this.assertOpen();
+    const prepared = await this.prepareSessions(parseNamespaceRecords(namespace, sessions));
+    // One transaction for the whole namespace: until COMMIT no other session sees any of it, and a crash leaves none of it.
+    await this.inWriteTransaction(`namespace ${namespace}`, async (c) => {
+      // Two restores of one namespace at once: the second waits, then finds it not empty.
+      await c.query("SELECT pg_advisory_xact_lock(hashtext('ramem:restore'), hashtext($1))", [namespace]);
+      const { rows } = await c.query<{ sessions: number; units: number }>(
+        "SELECT (SELECT count(*) FROM sessions WHERE namespace = $1)::int AS sessions, (SELECT count(*) FROM units WHERE namespace = $1)::int AS units",
+        [namespace],
+      );
+      checkNamespaceEmpty(namespace, rows[0]!);
+      for (const p of prepared) await this.writeSession(c, p);
+    });
+  }
+
+  /**
+   * The checks before any write: vectors the binding accepts (text without
+   * NUL, which PostgreSQL cannot store, is the model's rule: model/stored-text.ts).
+   * Unit bodies are serialised once here, for the INSERT.
+   */
+  private async prepareSessions(checked: ReadonlyArray<CheckedSession & { contentHash: string }>): Promise<PreparedSession[]> {
+    const prepared = checked.map((c) => ({ ...c, bodies: c.records.map(({ unit }) => JSON.stringify(unit)) }));
+    const bound = prepared.some((p) => p.records.length) ? await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))) : null;
+    for (const p of prepared) checkRecordEmbeddings(p, bound, this.location);
+    return prepared;
+  }
+
+  /** One transaction; constraint failures become RamemErrors naming `where`. */
+  private async inWriteTransaction(where: string, write: (c: pg.PoolClient) => Promise<void>): Promise<void> {
     try {
-      await this.tx(async (c) => {
-        // One writer per session at a time, whether or not its row exists yet
-        // (a row lock cannot cover a session that is being created): the hash
-        // read next is then the one the write replaces.
-        await c.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [s.namespace, s.id]);
-        const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [s.namespace, s.id]);
-        checkExpectedHash(where, options.expectedHash, found.rows[0]?.content_hash ?? null);
-        // The session row is written first: its row lock serialises concurrent
-        // replaces of one session, so the DELETE below (a new snapshot under
-        // READ COMMITTED) sees the units an earlier writer committed.
-        await c.query(
-          `INSERT INTO sessions (namespace, id, start_time, end_time, start_at, end_at, participants, content_hash, unit_count)
-           VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::text[], $8, $9)
-           ON CONFLICT (namespace, id) DO UPDATE SET
-             start_time = excluded.start_time, end_time = excluded.end_time,
-             start_at = excluded.start_at, end_at = excluded.end_at,
-             participants = excluded.participants, content_hash = excluded.content_hash,
-             unit_count = excluded.unit_count`,
-          [s.namespace, s.id, s.startTime, s.endTime, s.startTime, s.endTime, s.participants, contentHash, parsed.length],
-        );
-        await c.query("DELETE FROM units WHERE namespace = $1 AND session_id = $2", [s.namespace, s.id]);
-        for (let off = 0; off < parsed.length; off += INSERT_CHUNK) {
-          const chunk = parsed.slice(off, off + INSERT_CHUNK);
-          const unitParams: unknown[] = [];
-          const vecParams: unknown[] = [];
-          chunk.forEach(({ unit: u, body, embedding }, i) => {
-            const ev = u.context.eventTime;
-            unitParams.push(
-              s.namespace, u.id, s.id, off + i, s.startTime, s.endTime, ev?.start ?? null, ev?.end ?? null,
-              u.context.participants.map((p) => p.toLowerCase()), u.context.entities, u.provenance.turnIds,
-              u.content, u.cue, body,
-            );
-            vecParams.push(s.namespace, u.id, toSql(Array.from(embedding)));
-          });
-          await c.query(
-            `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, event_start, event_end,
-                                participants, entities, turn_ids, content, cue, body)
-             VALUES ${valuesList(chunk.length, ["", "", "", "::int", "::timestamptz", "::timestamptz", "::timestamptz", "::timestamptz", "::text[]", "::text[]", "::text[]", "", "", "::json"])}`,
-            unitParams,
-          );
-          await c.query(`INSERT INTO unit_vectors (namespace, unit_id, embedding) VALUES ${valuesList(chunk.length, ["", "", "::vector"])}`, vecParams);
-        }
-        if (parsed.length) await c.query(POSTINGS_SELECT.replace("$WHERE", () => "u.namespace = $1 AND u.session_id = $2"), [s.namespace, s.id]);
-      });
+      await this.tx(write);
     } catch (cause) {
       if (cause instanceof RamemError) throw cause;
       const e = cause as { code?: string; constraint?: string; message?: string };
-      if (e.code === "23505" && e.constraint === "units_pkey") {
-        throw new RamemError("UNIT_ID_CONFLICT", "a unit id of this session already belongs to another session of the namespace", {
-          where,
-          hint: "unit ids must be unique per namespace; derive them from namespace, session and turns",
-          cause,
-        });
-      }
-      throw new RamemError("STORE_WRITE_FAILED", `replacing the session failed: ${e.message ?? String(cause)}`, { where, cause });
+      if (e.code === "23505" && e.constraint === "units_pkey") throw unitIdConflict(where, cause);
+      throw new RamemError("STORE_WRITE_FAILED", `writing failed: ${e.message ?? String(cause)}`, { where, cause });
     }
+  }
+
+  /** One session's rows, on the transaction's client: the hash check, the session row, the old units out, the new ones in. */
+  private async writeSession(c: pg.PoolClient, p: PreparedSession, expectedHash?: string | null): Promise<void> {
+    const { session: s, where, records, bodies, contentHash } = p;
+    // One writer per session at a time, whether or not its row exists yet
+    // (a row lock cannot cover a session that is being created): the hash
+    // read next is then the one the write replaces.
+    await c.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [s.namespace, s.id]);
+    const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [s.namespace, s.id]);
+    checkExpectedHash(where, expectedHash, found.rows[0]?.content_hash ?? null);
+    // The session row is written first: its row lock serialises concurrent
+    // replaces of one session, so the DELETE below (a new snapshot under
+    // READ COMMITTED) sees the units an earlier writer committed.
+    await c.query(
+      `INSERT INTO sessions (namespace, id, start_time, end_time, start_at, end_at, participants, content_hash, unit_count)
+       VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::text[], $8, $9)
+       ON CONFLICT (namespace, id) DO UPDATE SET
+         start_time = excluded.start_time, end_time = excluded.end_time,
+         start_at = excluded.start_at, end_at = excluded.end_at,
+         participants = excluded.participants, content_hash = excluded.content_hash,
+         unit_count = excluded.unit_count`,
+      [s.namespace, s.id, s.startTime, s.endTime, s.startTime, s.endTime, s.participants, contentHash, records.length],
+    );
+    await c.query("DELETE FROM units WHERE namespace = $1 AND session_id = $2", [s.namespace, s.id]);
+    for (let off = 0; off < records.length; off += INSERT_CHUNK) {
+      const chunk = records.slice(off, off + INSERT_CHUNK);
+      const unitParams: unknown[] = [];
+      const vecParams: unknown[] = [];
+      chunk.forEach(({ unit: u, embedding }, i) => {
+        const ev = u.context.eventTime;
+        unitParams.push(
+          s.namespace, u.id, s.id, off + i, s.startTime, s.endTime, ev?.start ?? null, ev?.end ?? null,
+          u.context.participants.map((p) => p.toLowerCase()), u.context.entities, u.provenance.turnIds,
+          u.content, u.cue, bodies[off + i],
+        );
+        vecParams.push(s.namespace, u.id, toSql(Array.from(embedding)));
+      });
+      await c.query(
+        `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, event_start, event_end,
+                            participants, entities, turn_ids, content, cue, body)
+         VALUES ${valuesList(chunk.length, ["", "", "", "::int", "::timestamptz", "::timestamptz", "::timestamptz", "::timestamptz", "::text[]", "::text[]", "::text[]", "", "", "::json"])}`,
+        unitParams,
+      );
+      await c.query(`INSERT INTO unit_vectors (namespace, unit_id, embedding) VALUES ${valuesList(chunk.length, ["", "", "::vector"])}`, vecParams);
+    }
+    if (records.length) await c.query(POSTINGS_SELECT.replace("$WHERE", () => "u.namespace = $1 AND u.session_id = $2"), [s.namespace, s.id]);
   }
 
   async getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]> {
@@ -379,6 +404,31 @@ class PostgresStore implements MemoryStore {
     });
   }
 
+  async scrubDeleted(options: ScrubOptions = {}): Promise<ScrubReport> {
+    this.assertOpen();
+    if (!options.vacuum) {
+      return {
+        steps: [],
+        complete: false,
+        note: "PostgreSQL keeps deleted rows in table and index pages until VACUUM, and in its WAL, replicas and backups until those are recycled; forget with purge (--purge) runs VACUUM FULL on the store's tables",
+      };
+    }
+    // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
+    const { rows } = await this.q<{ name: string }>(
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'unit_vectors', 'units', 'sessions']) AS t WHERE to_regclass(t) IS NOT NULL",
+    );
+    const steps: string[] = [];
+    for (const { name } of rows) {
+      await this.q(`VACUUM (FULL, ANALYZE) ${name}`);
+      steps.push(`vacuum full ${name}`);
+    }
+    return {
+      steps,
+      complete: true,
+      note: "the table files were rewritten without the deleted rows; PostgreSQL's WAL, replicas and backups keep them until recycled",
+    };
+  }
+
   async listNamespaces(): Promise<string[]> {
     const { rows } = await this.q<{ namespace: string }>(
       'SELECT namespace FROM (SELECT namespace FROM sessions UNION SELECT namespace FROM units) n ORDER BY namespace COLLATE "C"',
@@ -429,20 +479,10 @@ class PostgresStore implements MemoryStore {
   }
 }
 
-/** PostgreSQL text cannot hold U+0000; refuse it before writing rather than fail mid-transaction. */
-function refuseNul(json: string, where: string): void {
-  if (json.includes("\\u0000")) {
-    throw new RamemError("INVALID_UNIT", "text contains a NUL character (U+0000), which PostgreSQL cannot store", {
-      where,
-      hint: "remove NUL characters from the input",
-    });
-  }
-}
-
 function parseTime(iso: string, field: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) {
-    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${JSON.stringify(iso)}`, {
+    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${echoValue(iso)}`, {
       hint: "use e.g. 2023-05-08T00:00:00Z",
     });
   }

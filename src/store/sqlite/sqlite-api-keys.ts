@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { RamemError } from "../../model/errors.js";
 import { ROLES, type ApiKeyRecord, type ApiKeyStore } from "../api-key-contract.js";
 import { apiKeyFromRow, type ApiKeyRow } from "../api-key-row.js";
+import { echoValue } from "../../model/echo-value.js";
 
 /**
  * The API keys live in the same SQLite file as the memory store, in their own
@@ -77,7 +78,7 @@ class SqliteApiKeyStore implements ApiKeyStore {
 
   async insertKey(key: ApiKeyRecord): Promise<void> {
     this.#open();
-    if (!ROLES.includes(key.role)) throw new RamemError("INVALID_KEY", `unknown role ${JSON.stringify(key.role)}`, { hint: `use one of ${ROLES.join(", ")}` });
+    if (!ROLES.includes(key.role)) throw new RamemError("INVALID_KEY", `unknown role ${echoValue(key.role)}`, { hint: `use one of ${ROLES.join(", ")}` });
     if (!key.namespaces.length) throw new RamemError("INVALID_KEY", "a key needs at least one namespace");
     try {
       this.db

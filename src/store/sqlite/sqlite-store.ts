@@ -4,12 +4,13 @@ import * as sqliteVec from "sqlite-vec";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, SessionRecords, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
-import { checkExpectedHash, checkRecordEmbeddings, parseSessionRecords } from "../check-session-records.js";
+import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
+import { echoValue } from "../../model/echo-value.js";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -86,7 +87,10 @@ class SqliteStore implements MemoryStore {
         // WAL lets readers in other processes proceed while one process writes.
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL");
+        // Deleted cells and freed pages are overwritten with zeros, so a forgotten turn is not left in free space.
+        db.pragma("secure_delete = ON");
         migrate(db, path);
+        secureDeleteFts(db);
       }
     } catch (err) {
       db.close();
@@ -163,54 +167,66 @@ class SqliteStore implements MemoryStore {
     this.assertWritable();
     const checked = parseSessionRecords(session, units);
     checkRecordEmbeddings(checked, checked.records.length ? this.binding() : null, this.location);
-    const { session: s, where, records: parsed } = checked;
-    const startMs = Date.parse(s.startTime);
-    const endMs = Date.parse(s.endTime);
+    // IMMEDIATE: the write lock is held from here, so no other process can change the session between the hash check and the write.
+    this.inWriteTransaction(checked.where, () => this.writeSession(checked, contentHash, options.expectedHash));
+  }
 
+  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void> {
+    this.assertWritable();
+    const checked = parseNamespaceRecords(namespace, sessions);
+    const bound = checked.some((c) => c.records.length) ? this.binding() : null;
+    for (const c of checked) checkRecordEmbeddings(c, bound, this.location);
+    // One transaction for the whole namespace: a crash before COMMIT leaves none of it in the file.
+    this.inWriteTransaction(`namespace ${namespace}`, () => {
+      const one = (sql: string) => Number(this.stmt(sql).pluck().get(namespace));
+      checkNamespaceEmpty(namespace, { sessions: one("SELECT count(*) FROM sessions WHERE namespace = ?"), units: one("SELECT count(*) FROM units WHERE namespace = ?") });
+      for (const c of checked) this.writeSession(c, c.contentHash);
+    });
+  }
+
+  /** Runs `write` in a BEGIN IMMEDIATE transaction; driver failures become RamemErrors naming `where`. */
+  private inWriteTransaction(where: string, write: () => void): void {
     try {
-      this.db
-        .transaction(() => {
-          // IMMEDIATE: the write lock is held from here, so no other process can change the session between this read and the write.
-          const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(s.namespace, s.id) as string | undefined;
-          checkExpectedHash(where, options.expectedHash, found ?? null);
-          this.deleteSessionUnits(s.namespace, s.id);
-          this.stmt(
-            `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (namespace, id) DO UPDATE SET
-               start_time = excluded.start_time, end_time = excluded.end_time,
-               start_ms = excluded.start_ms, end_ms = excluded.end_ms,
-               participants = excluded.participants, content_hash = excluded.content_hash,
-               unit_count = excluded.unit_count`,
-          ).run(s.namespace, s.id, s.startTime, s.endTime, startMs, endMs, JSON.stringify(s.participants), contentHash, parsed.length);
-          const insUnit = this.stmt(
-            `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          );
-          const insFts = this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)");
-          const insVec = parsed.length ? this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)") : null;
-          parsed.forEach(({ unit: u, embedding }, seq) => {
-            const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
-            const info = insUnit.run(s.namespace, u.id, s.id, seq, startMs, endMs, participants, JSON.stringify(u));
-            // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
-            const rowid = BigInt(info.lastInsertRowid);
-            insFts.run(rowid, u.content, u.cue, s.namespace);
-            insVec!.run(rowid, s.namespace, embedding);
-          });
-        })
-        .immediate();
+      this.db.transaction(write).immediate();
     } catch (cause) {
       if (cause instanceof RamemError) throw cause;
       const msg = (cause as Error).message ?? String(cause);
-      if (/UNIQUE constraint failed: units/.test(msg)) {
-        throw new RamemError("UNIT_ID_CONFLICT", "a unit id of this session already belongs to another session of the namespace", {
-          where,
-          hint: "unit ids must be unique per namespace; derive them from namespace, session and turns",
-          cause,
-        });
-      }
-      throw new RamemError("STORE_WRITE_FAILED", `replacing the session failed: ${msg}`, { where, cause });
+      if (/UNIQUE constraint failed: units/.test(msg)) throw unitIdConflict(where, cause);
+      throw new RamemError("STORE_WRITE_FAILED", `writing failed: ${msg}`, { where, cause });
     }
+  }
+
+  /** One session's rows (inside a write transaction): the hash check, the old units out, the session and its units in. */
+  private writeSession(checked: CheckedSession, contentHash: string, expectedHash?: string | null): void {
+    const { session: s, where, records: parsed } = checked;
+    const startMs = Date.parse(s.startTime);
+    const endMs = Date.parse(s.endTime);
+    const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(s.namespace, s.id) as string | undefined;
+    checkExpectedHash(where, expectedHash, found ?? null);
+    this.deleteSessionUnits(s.namespace, s.id);
+    this.stmt(
+      `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (namespace, id) DO UPDATE SET
+         start_time = excluded.start_time, end_time = excluded.end_time,
+         start_ms = excluded.start_ms, end_ms = excluded.end_ms,
+         participants = excluded.participants, content_hash = excluded.content_hash,
+         unit_count = excluded.unit_count`,
+    ).run(s.namespace, s.id, s.startTime, s.endTime, startMs, endMs, JSON.stringify(s.participants), contentHash, parsed.length);
+    const insUnit = this.stmt(
+      `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insFts = this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)");
+    const insVec = parsed.length ? this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)") : null;
+    parsed.forEach(({ unit: u, embedding }, seq) => {
+      const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
+      const info = insUnit.run(s.namespace, u.id, s.id, seq, startMs, endMs, participants, JSON.stringify(u));
+      // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
+      const rowid = BigInt(info.lastInsertRowid);
+      insFts.run(rowid, u.content, u.cue, s.namespace);
+      insVec!.run(rowid, s.namespace, embedding);
+    });
   }
 
   /** Rowids are fetched first: a vec0 DELETE with a subquery scans the whole table. */
@@ -393,6 +409,27 @@ class SqliteStore implements MemoryStore {
       .immediate();
   }
 
+  async scrubDeleted(options: ScrubOptions = {}): Promise<ScrubReport> {
+    this.assertWritable();
+    const steps: string[] = [];
+    // FTS5 keeps index segments and their split keys: a rebuild into one segment drops every deleted term.
+    this.db.exec("INSERT INTO fts(fts) VALUES ('optimize')");
+    steps.push("fts optimize");
+    if (options.vacuum) {
+      this.db.exec("VACUUM");
+      steps.push("vacuum");
+    }
+    // The WAL still holds earlier page images (the deleted text among them) until it is copied back and truncated.
+    const [result] = this.db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number; log: number; checkpointed: number }>;
+    steps.push("wal checkpoint (truncate)");
+    if (this.location === ":memory:" || !result || (result.busy === 0 && result.log <= 0)) return { steps, complete: true };
+    return {
+      steps,
+      complete: false,
+      note: "another connection (a process reading this file) kept the WAL from being checkpointed: deleted text may remain in the -wal file until it closes; forget again (or run any forget with --purge) once it has",
+    };
+  }
+
   async listNamespaces(): Promise<string[]> {
     this.assertOpen();
     return this.stmt("SELECT namespace FROM sessions UNION SELECT namespace FROM units ORDER BY 1").pluck().all() as string[];
@@ -437,10 +474,21 @@ class SqliteStore implements MemoryStore {
   }
 }
 
+/**
+ * FTS5's own secure-delete: a delete removes the row's terms from the index
+ * segments at once instead of appending a tombstone beside them. A setting
+ * stored in the table, written once (older files get it on their next open).
+ */
+function secureDeleteFts(db: Database.Database): void {
+  const set = db.prepare("SELECT v FROM fts_config WHERE k = 'secure-delete'").pluck().get();
+  if (set === 1 || set === "1") return;
+  db.exec("INSERT INTO fts(fts, rank) VALUES ('secure-delete', 1)");
+}
+
 function parseTime(iso: string, field: string): number {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) {
-    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${JSON.stringify(iso)}`, {
+    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${echoValue(iso)}`, {
       hint: "use e.g. 2023-05-08T00:00:00Z",
     });
   }

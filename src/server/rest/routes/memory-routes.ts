@@ -5,6 +5,7 @@ import { authorize } from "../../auth/middleware.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { Deleted, ListQuery, MemoryList, NamespaceParam, UnitParams } from "../schemas.js";
+import { echoValue } from "../../../model/echo-value.js";
 
 const listMemories = createRoute({
   method: "get",
@@ -75,7 +76,7 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
 }
 
 function unitNotFound(ns: string, unitId: string): RamemError {
-  return new RamemError("UNIT_NOT_FOUND", `namespace ${JSON.stringify(ns)} has no memory unit ${JSON.stringify(unitId)}`, {
+  return new RamemError("UNIT_NOT_FOUND", `namespace ${echoValue(ns)} has no memory unit ${echoValue(unitId)}`, {
     hint: `list units with GET /v1/namespaces/${ns}/memories`,
   });
 }

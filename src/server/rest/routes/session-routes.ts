@@ -6,6 +6,7 @@ import { checkSession, isoNormalize, toTurns } from "../../operations/build-sess
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { AppendInput, Deleted, IngestResult, NamespaceParam, SessionInput, SessionParams, StoredSessionOut } from "../schemas.js";
+import { echoValue } from "../../../model/echo-value.js";
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } }, required: true });
 
@@ -71,7 +72,7 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
     authorize(c.get("principal"), ns, "write");
     const body = c.req.valid("json");
     if (body.id !== undefined && body.id !== sessionId) {
-      throw new RamemError("VALIDATION_FAILED", `body.id: ${JSON.stringify(body.id)} differs from the path's session id ${JSON.stringify(sessionId)}`, {
+      throw new RamemError("VALIDATION_FAILED", `body.id: ${echoValue(body.id)} differs from the path's session id ${echoValue(sessionId)}`, {
         hint: "omit id from the body, or PUT to /sessions/<that id>; nothing was stored",
       });
     }
@@ -158,7 +159,7 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
 }
 
 function sessionNotFound(ns: string, sessionId: string): RamemError {
-  return new RamemError("SESSION_NOT_FOUND", `namespace ${JSON.stringify(ns)} has no session ${JSON.stringify(sessionId)}`, {
+  return new RamemError("SESSION_NOT_FOUND", `namespace ${echoValue(ns)} has no session ${echoValue(sessionId)}`, {
     hint: `list the sessions with GET /v1/namespaces/${ns}/sessions`,
   });
 }
