@@ -7,6 +7,8 @@
 //   EXP=base,signals node --import tsx scripts/explore-both.ts
 //   SETS=lme LME=../shared/datasets/longmemeval/longmemeval_s_dev30.json EXP=base ...
 //   TRACE=<question id>[,…] EXP=base   prints each variant's top 10 with gold marks
+// EXP: base (content-only, bm25, ramem, no-session-context), signals (each signal off), spread, depth,
+// sweep (floor × spread × depth), diff (questions where ramem loses to content-only, with their frames).
 import { prepareBench, type PreparedBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
 import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
@@ -31,6 +33,7 @@ export interface Item {
   goldTurns: string[];
   goldSessions: string[];
   ranking: ContentCandidate[];
+  bm25: string[];
   frame: RecallFrame;
 }
 
@@ -63,6 +66,7 @@ async function load(set: "locomo" | "lme", dataPath: string, format: "locomo" | 
     if (set === "locomo" && !goldTurns.length) continue;
     const ranking = await contentRecall(deps, q.question, { namespace: q.namespace, pool: 100, queryVector: prepared.queryVectors.get(q.question)! });
     const [history, ss] = await Promise.all([store.historyRange(q.namespace), store.listSessions(q.namespace)]);
+    const bm25 = (await contentRecall(deps, q.question, { namespace: q.namespace, pool: 50, fusion: { lexical: 1, dense: 0, rrfK: 10 } })).map((c) => c.unitId);
     const poolUnits = await store.getUnits(q.namespace, ranking.map((c) => c.unitId));
     const frame = await induceFrame(q.question, {
       history,
@@ -79,7 +83,7 @@ async function load(set: "locomo" | "lme", dataPath: string, format: "locomo" | 
     });
     items.push({
       set, id: q.id, type: String(q.category), ns: q.namespace, q: q.question, ...(q.questionDate ? { questionDate: q.questionDate } : {}),
-      goldTurns, goldSessions: set === "lme" ? (q.answerSessionIds ?? []) : [...new Set(goldTurns.map((t) => sessions.get(t)!))], ranking, frame,
+      goldTurns, goldSessions: set === "lme" ? (q.answerSessionIds ?? []) : [...new Set(goldTurns.map((t) => sessions.get(t)!))], ranking, bm25, frame,
     });
   }
   console.error(`${set}: ${items.filter((i) => i.set === set).length} questions, ${prepared.conversations.length} namespaces, loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
@@ -120,6 +124,9 @@ const TYPES_SHORT: Record<string, string> = {
   "knowledge-update": "KU", "multi-session": "MS", "single-session-assistant": "SSA", "single-session-preference": "SSP", "single-session-user": "SSU", "temporal-reasoning": "TR",
 };
 
+let baseCells: Record<string, number> | null = null;
+
+/** Prints one line; the first LongMemEval report (content-only in EXP=base) is the baseline the losses are counted against. */
 export function report(e: Experiment): void {
   const parts: string[] = [e.name.padEnd(30)];
   if (locomoItems.length) {
@@ -133,7 +140,12 @@ export function report(e: Experiment): void {
     const sess = summarizeLongMemEval(lmeItems.map((it, i) => ({ questionId: it.id, questionType: it.type, rankedIds: unique(ranks[i]!.map((id) => unitById.get(id)!.provenance.sessionId)), answerIds: it.goldSessions, corpusIds: corpusSessions.get(it.ns)! })), [5, 10]);
     const turn = summarizeLongMemEval(lmeItems.map((it, i) => ({ questionId: it.id, questionType: it.type, rankedIds: unique(ranks[i]!.flatMap((id) => unitById.get(id)!.provenance.turnIds)), answerIds: it.goldTurns, corpusIds: corpusTurns.get(it.ns)! })), [1, 5, 10]);
     const types = Object.keys(turn.perType).sort();
+    const cells: Record<string, number> = {};
+    for (const t of types) for (const k of [5, 10]) { cells[`${TYPES_SHORT[t]} s@${k}`] = sess.perType[t]![k]!.recallAll; cells[`${TYPES_SHORT[t]} t@${k}`] = turn.perType[t]![k]!.recallAll; }
+    if (!baseCells) baseCells = cells;
+    const losses = Object.entries(cells).filter(([key, v]) => v < baseCells![key]! - 1e-9).map(([key, v]) => `${key} ${(v - baseCells![key]!).toFixed(2)}`);
     parts.push(`| LME s@5 ${sess.overall[5]!.recallAll.toFixed(3)} s@10 ${sess.overall[10]!.recallAll.toFixed(3)} t@5 ${turn.overall[5]!.recallAll.toFixed(3)} t@10 ${turn.overall[10]!.recallAll.toFixed(3)}`);
+    parts.push(`| losses: ${losses.length ? losses.join(", ") : "none"}`);
     parts.push(`| t@10 ${types.map((t) => `${TYPES_SHORT[t] ?? t} ${turn.perType[t]![10]!.recallAll.toFixed(2)}`).join(" ")} | s@5 ${types.map((t) => `${TYPES_SHORT[t] ?? t} ${sess.perType[t]![5]!.recallAll.toFixed(2)}`).join(" ")}`);
   }
   console.log(parts.join(" "));
@@ -141,7 +153,10 @@ export function report(e: Experiment): void {
 }
 
 function trace(it: Item, e: Experiment): void {
-  const ids = ranked(it, e).slice(0, 10);
+  const all = ranked(it, e);
+  const sessionOrder = unique(all.map((id) => unitById.get(id)!.provenance.sessionId)).slice(0, 8);
+  console.log(`  sessions: ${sessionOrder.map((s) => `${it.goldSessions.includes(s) ? "*" : ""}${s.slice(-14)}@${all.findIndex((id) => unitById.get(id)!.provenance.sessionId === s) + 1}`).join(" ")}`);
+  const ids = all.slice(0, 10);
   console.log(`  ${it.id} [${it.type}] ${it.q}${it.questionDate ? ` (asked ${it.questionDate.slice(0, 10)})` : ""} frame: ${JSON.stringify({ active: it.frame.active, time: it.frame.time && `${it.frame.time.relation} ${it.frame.time.window.start.slice(0, 10)}..${it.frame.time.window.end.slice(0, 10)} (${it.frame.time.confidence})`, who: it.frame.participants?.names, asks: it.frame.asksFor })}`);
   console.log(`    gold sessions ${it.goldSessions.join(" ")} turns ${it.goldTurns.join(" ")}`);
   for (const [i, id] of ids.entries()) {
@@ -155,6 +170,7 @@ const exps = (process.env.EXP ?? "base").split(",");
 const contentOnly: Experiment = { name: "content-only", rank: (it) => it.ranking.map((c) => c.unitId) };
 if (exps.includes("base")) {
   report(contentOnly);
+  report({ name: "bm25", rank: (it) => it.bm25 });
   report({ name: "ramem (pipeline defaults)" });
   report({ name: "no-session-context", sessionContext: false });
 }
@@ -166,18 +182,41 @@ if (exps.includes("signals")) {
   report({ name: "- episode support", signals: { episodeSupport: 0 } });
   report({ name: "- coverage", signals: { coverageWeight: 0 } });
   report({ name: "- episode support & coverage", signals: { episodeSupport: 0, coverageWeight: 0 } });
-  report({ name: "support floor 0", signals: { supportFloor: 0 } });
   report({ name: "- C_ctx first", signals: { contextFirst: false } });
   report({ name: "- participant condition", frame: (it) => withoutConditions(it.frame, ["participants"]) });
   report({ name: "- time condition", frame: (it) => withoutConditions(it.frame, ["time"]) });
   report({ name: "- role condition", frame: (it) => withoutConditions(it.frame, ["role"]) });
   report({ name: "- role-aware dialogue", signals: { roleAwareDialogue: false } });
   report({ name: "- fine times only", signals: { fineTimesOnly: false } });
+  report({ name: "- persons lend support", signals: { personsLendSupport: false } });
+  report({ name: "- spread", signals: { episodeSpread: 0 } });
+  report({ name: "- context depth (whole pool)", signals: { contextDepth: 0 } });
+  report({ name: "support floor 0.5 (LoCoMo-era)", signals: { supportFloor: 0.5 } });
+  report({ name: "issue-4 ramem (LoCoMo-era)", signals: { supportFloor: 0.5, personsLendSupport: false, episodeSpread: 0, contextDepth: 0, roleAwareDialogue: false, fineTimesOnly: false }, frame: (it) => withoutConditions(it.frame, ["role"]) });
   report({ name: "- every signal (frame kept)", signals: { questionPenalty: 0, answerLift: 0, timeAnswerBonus: 0, episodeSupport: 0, coverageWeight: 0 } });
 }
 
 if (exps.includes("spread")) {
   for (const spread of [0.005, 0.01, 0.02, 0.05]) report({ name: `spread ${spread}`, signals: { episodeSpread: spread } });
-  for (const share of [0, 0.5]) report({ name: `aggregate support ×${share}`, signals: { aggregateSupport: share } });
-  for (const share of [0, 0.5]) report({ name: `agg support ×${share} + spread 0.01`, signals: { aggregateSupport: share, episodeSpread: 0.01 } });
+}
+if (exps.includes("diff")) {
+  // Questions where A loses to content-only at session@5 or turn@10, with both traces.
+  const A: Experiment = { name: "ramem" };
+  const worst = (ids: string[], gold: string[], of: (id: string) => string[]) => { const r = unique(ids.flatMap(of)); return Math.max(...gold.map((g) => (r.indexOf(g) + 1) || 999)); };
+  for (const it of lmeItems) {
+    const a = ranked(it, A), c = it.ranking.map((x) => x.unitId);
+    const sess = (id: string) => [unitById.get(id)!.provenance.sessionId], turns = (id: string) => unitById.get(id)!.provenance.turnIds;
+    const [as, cs, at, ct] = [worst(a, it.goldSessions, sess), worst(c, it.goldSessions, sess), worst(a, it.goldTurns, turns), worst(c, it.goldTurns, turns)];
+    if ((as > 5 && cs <= 5) || (at > 10 && ct <= 10) || (as > 10 && cs <= 10) || (at > 5 && ct <= 5)) {
+      console.log(`${it.id} [${it.type}] sessions A ${as} co ${cs} | turns A ${at} co ${ct} | ${it.q.slice(0, 90)}`);
+      console.log(`   frame ${JSON.stringify({ time: it.frame.time && [it.frame.time.relation, it.frame.time.window.start.slice(0, 10), it.frame.time.window.end.slice(0, 10), it.frame.time.confidence], role: it.frame.role?.role, agg: it.frame.aggregates?.evidence, asks: it.frame.asksFor })}`);
+    }
+  }
+}
+if (exps.includes("depth")) {
+  for (const d of [0, 10, 15, 20, 25, 30, 50]) report({ name: `ctx depth ${d}`, signals: { contextDepth: d } });
+}
+if (exps.includes("sweep")) {
+  for (const floor of [0, 0.25, 0.5]) for (const spread of [0.01, 0.02, 0.03]) for (const depth of [15, 20, 25])
+    report({ name: `floor ${floor} spread ${spread} depth ${depth}`, signals: { supportFloor: floor, episodeSpread: spread, contextDepth: depth } });
 }

@@ -12,6 +12,7 @@ import { RamemError } from "./model/errors.js";
 import { askMemory, type AskOptions, type AskResult } from "./synthesis/ask.js";
 import { appendTurns, type AppendTurnsReport, type AppendTurnsRequest } from "./anchoring/append-turns.js";
 import { forgetUnit } from "./anchoring/forget-unit.js";
+import { reanchorNamespace } from "./anchoring/reanchor-namespace.js";
 import { exportNamespace } from "./portability/export-namespace.js";
 import { importNamespace, type ImportReport } from "./portability/import-namespace.js";
 import { KeyedLock } from "./util/keyed-lock.js";
@@ -81,6 +82,17 @@ export class Memory {
   ingest(sessions: readonly SessionWithTurns[], options: { onProgress?: (p: IngestProgress) => void; force?: boolean } = {}): Promise<IngestReport> {
     const namespaces = sessions.map((s) => (typeof s?.session?.namespace === "string" ? s.session.namespace : ""));
     return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, options));
+  }
+
+  /**
+   * Re-derives a namespace's units from the turns they keep verbatim, with
+   * this memory's embedder and the given anchorer (default: this memory's):
+   * every session anchored and embedded afresh, one transaction each.
+   */
+  reanchor(namespace: string, options: { anchorer?: Anchorer; onProgress?: (p: IngestProgress) => void } = {}): Promise<IngestReport> {
+    return this.#writes.run(namespace, () =>
+      reanchorNamespace({ store: this.store, embedder: this.embedder, anchorer: options.anchorer ?? this.anchorer }, namespace, options.onProgress ? { onProgress: options.onProgress } : {}),
+    );
   }
 
   /** Adds turns to a session (created when missing); only the new turns are anchored and embedded. */

@@ -284,6 +284,7 @@ function buildUnit(
     },
     provenance: { sessionId: session.id, turnIds },
     anchoredBy: anchorerId,
+    source: u.turns.map((t) => ({ ...t })),
   };
 }
 

@@ -1,7 +1,9 @@
 import type { Anchorer, AnchorResult } from "./anchorer.js";
 import type { SessionWithTurns, Turn } from "../model/conversation.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
-import { describeInterval, type MentionedTime } from "../model/time.js";
+import type { MentionedTime } from "../model/time.js";
+import { annotateTimes } from "../language/annotate-times.js";
+import { describeAttachments } from "../language/describe-attachments.js";
 import { groundTimeExpressions } from "../language/time-grounding.js";
 import { extractEntities, topicFrom, topicOf } from "../language/entities.js";
 import { resolveFirstPerson } from "./resolve-first-person.js";
@@ -9,7 +11,7 @@ import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
 import { unitId } from "./unit-id.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@3";
+export const RULE_ANCHORER_ID = "rule-anchorer@4";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;
@@ -65,6 +67,7 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           context,
           provenance: { sessionId: session.id, turnIds: [turn.id] },
           anchoredBy: RULE_ANCHORER_ID,
+          source: [turn],
         };
       });
       return { units, warnings: [] };
@@ -77,13 +80,8 @@ export function restate(turn: Turn, mentionedTimes: readonly MentionedTime[]): s
   // "I" is rewritten to a name only: a speaker known by a role alone keeps "I".
   let text = speakerIsRole(turn) ? turn.text.trim() : resolveFirstPerson(turn.text.trim(), turn.speaker);
   // Resolve each relative expression in place so the unit stays true when read later.
-  for (const m of mentionedTimes) {
-    if (m.kind !== "relative") continue;
-    const at = text.indexOf(m.text);
-    if (at >= 0) text = `${text.slice(0, at + m.text.length)} (${describeInterval(m.interval)})${text.slice(at + m.text.length)}`;
-  }
-  const captions = (turn.attachments ?? []).map((a) => `[shares ${a.kind === "image" ? "an image" : `a ${a.kind}`}: ${a.caption}]`);
-  const body = [text, ...captions].filter(Boolean).join(" ");
+  text = annotateTimes(text, mentionedTimes);
+  const body = [text, ...describeAttachments(turn)].filter(Boolean).join(" ");
   return body.startsWith(turn.speaker) ? body : `${turn.speaker}: ${body}`;
 }
 

@@ -14,6 +14,7 @@ import { once } from "node:events";
 import { runLocomoBench, type LocomoBenchResult } from "./locomo/run-locomo.js";
 import { runLongMemEvalBench, type LongMemEvalQuestionTrace } from "./longmemeval/run-longmemeval.js";
 import { prepareBench } from "./prepare-bench.js";
+import { combinedRows, combinedTable } from "./report/combined-report.js";
 import { writeLocomoReport, locomoTables } from "./report/locomo-report.js";
 import { writeLongMemEvalReport } from "./report/longmemeval-report.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
@@ -273,4 +274,32 @@ test("an ingest worker whose parent is gone exits instead of ingesting on", asyn
   child.disconnect();
   const [code] = (await Promise.race([once(child, "exit"), new Promise((_, reject) => setTimeout(() => reject(new Error("worker still running 20 s after its parent left")), 20_000))])) as [number | null];
   assert.equal(code, 1);
+});
+
+test("bench all: one row per variant with both data sets' figures, and the LongMemEval types a variant loses to content-only", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "ramem-all-"));
+  try {
+    const common = { cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer(), variants: ["content-only", "bm25", "ramem"] };
+    const locomo = await runLocomoBench({ ...common, dataPath: LOCOMO, ks: [5, 10, 20] });
+    const lme = await runLongMemEvalBench({ ...common, dataPath: LONGMEMEVAL, ks: [1, 5, 10] });
+    const rows = combinedRows(locomo, lme);
+    assert.deepEqual(rows.map((r) => r.variant), ["content-only", "bm25", "ramem"]);
+    for (const r of rows) {
+      assert.equal(r.locomo?.recallAt10, locomo.variants.find((v) => v.name === r.variant)!.retrieval.overall[10]!.recall);
+      assert.equal(r.longmemeval?.turnAllAt10, lme.variants.find((v) => v.name === r.variant)!.turn.overall[10]!.recallAll);
+    }
+    // A type is listed exactly when the variant's recall_all is below content-only's there.
+    const base = lme.variants.find((v) => v.name === "content-only")!;
+    for (const r of rows.filter((x) => x.variant !== "content-only")) {
+      const v = lme.variants.find((x) => x.name === r.variant)!;
+      const expected = (["session", "turn"] as const).flatMap((level) =>
+        [5, 10].flatMap((k) => Object.keys(v[level].perType).filter((t) => v[level].perType[t]![k]!.recallAll < base[level].perType[t]![k]!.recallAll).map((t) => `${t} ${level}@${k}`)),
+      );
+      assert.deepEqual(r.longmemeval!.belowContentOnly.map((s) => s.replace(/ -[\d.]+$/, "")), expected);
+    }
+    const table = combinedTable(rows);
+    assert.match(table, /\| content-only \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \(baseline\) \|/);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
 });

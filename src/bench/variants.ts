@@ -1,5 +1,6 @@
 import { CONTENT_ONLY, RAMEM, type RecallRequest, type RecallSwitches } from "../retrieval/recall-pipeline.js";
 import type { ReinstateSignals } from "../retrieval/reinstate.js";
+import type { FusionWeights } from "../retrieval/content-recall.js";
 import type { FrameConditionName } from "../model/recall-frame.js";
 import { RamemError } from "../model/errors.js";
 
@@ -17,6 +18,8 @@ export interface BenchVariant {
   signals?: Partial<ReinstateSignals>;
   /** A per-condition ablation: ramem with these frame conditions dropped after induction. */
   ignoreConditions?: FrameConditionName[];
+  /** Channel weights instead of the default fusion (the plain-BM25 reference). */
+  fusion?: FusionWeights;
 }
 
 /** ramem with one signal of the reinstatement off: the per-signal ablations, named "ramem-no-<signal>". */
@@ -31,6 +34,7 @@ const signalOff = (name: string, description: string, signals: Partial<Reinstate
 /** Every variant is a switch setting of the one recall pipeline. */
 export const VARIANTS: readonly BenchVariant[] = [
   { name: "content-only", description: "SimpleMem-style baseline: same units, same fusion, no frame", switches: CONTENT_ONLY, rendering: "plain" },
+  { name: "bm25", description: "plain BM25 over the same units (the lexical channel alone, no frame): the classic reference", switches: CONTENT_ONLY, rendering: "plain", fusion: { lexical: 1, dense: 0, rrfK: 10 } },
   { name: "ramem", description: "frame induction + selective reinstatement + context-preserved evidence", switches: RAMEM, rendering: "context" },
   { name: "no-session-context", description: "ramem, but the session span does not count as a time coordinate", switches: { ...RAMEM, sessionContext: false }, rendering: "context" },
   { name: "no-context-ranking", description: "ramem's frame is induced but not used to order", switches: { ...RAMEM, contextRanking: false }, rendering: "context" },
@@ -42,6 +46,11 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("episode-support", "episode support (the session's strong hits)", { episodeSupport: 0 }),
   signalOff("coverage", "the episode's share of the query's words", { coverageWeight: 0 }),
   signalOff("context-first", "C_ctx first (context-valid candidates keep their scored place)", { contextFirst: false }),
+  signalOff("role-aware-dialogue", "reading roles in the answer-aware step (every question lends its answer, as between people)", { roleAwareDialogue: false }),
+  signalOff("persons-only-support", "the rule that only people's turns lend episode support (assistant replies lend too)", { personsLendSupport: false }),
+  signalOff("spread", "the spread over episodes for aggregating queries", { episodeSpread: 0 }),
+  signalOff("context-depth", "the depth limit of C_ctx (every valid candidate of the pool comes first)", { contextDepth: 0 }),
+  signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
   {
     name: "ramem-no-participant-condition",
     description: "ramem without the frame's participant condition",
@@ -49,6 +58,7 @@ export const VARIANTS: readonly BenchVariant[] = [
     rendering: "context",
     ignoreConditions: ["participants"],
   },
+  { name: "ramem-no-role-condition", description: "ramem without the frame's role condition (whose turns hold the answer)", switches: RAMEM, rendering: "context", ignoreConditions: ["role"] },
   { name: "ramem-no-time-condition", description: "ramem without the frame's time condition", switches: RAMEM, rendering: "context", ignoreConditions: ["time"] },
   { name: "ramem-llm-frame", description: "ramem with the LLM filling what the rules left out of each recall frame (needs an LLM)", switches: RAMEM, rendering: "context", llmFrame: true },
 ];
@@ -75,6 +85,11 @@ export function resolveVariants(names: readonly string[], { withLlm = false }: {
 }
 
 /** What a variant sets on a recall request. */
-export function recallSettings(v: BenchVariant): Pick<RecallRequest, "switches" | "signals" | "ignoreConditions"> {
-  return { switches: v.switches, ...(v.signals ? { signals: v.signals } : {}), ...(v.ignoreConditions ? { ignoreConditions: v.ignoreConditions } : {}) };
+export function recallSettings(v: BenchVariant): Pick<RecallRequest, "switches" | "signals" | "ignoreConditions" | "fusion"> {
+  return {
+    switches: v.switches,
+    ...(v.signals ? { signals: v.signals } : {}),
+    ...(v.ignoreConditions ? { ignoreConditions: v.ignoreConditions } : {}),
+    ...(v.fusion ? { fusion: v.fusion } : {}),
+  };
 }

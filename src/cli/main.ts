@@ -12,6 +12,7 @@ import { keysCommand } from "./commands/keys.js";
 import { exportCommand } from "./commands/export.js";
 import { importCommand } from "./commands/import.js";
 import { forgetCommand } from "./commands/forget.js";
+import { reanchorCommand } from "./commands/reanchor.js";
 
 // `ramem recall ... | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -40,6 +41,7 @@ program.addCommand(keysCommand());
 program.addCommand(exportCommand());
 program.addCommand(importCommand());
 program.addCommand(forgetCommand());
+program.addCommand(reanchorCommand());
 
 program.addHelpText(
   "after",

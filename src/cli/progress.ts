@@ -34,7 +34,7 @@ export function createProgress(initialUnit: string, options: { quiet?: boolean }
         }
         if (!running) started = performance.now();
         unit = nextUnit;
-        const rate = (done / Math.max(0.001, (performance.now() - started) / 1000)).toFixed(1);
+        const rate = (done / Math.max(1, (performance.now() - started) / 1000)).toFixed(1);
         if (!running) {
           bar.start(total, done, { rate, label, unit });
           running = true;
@@ -58,7 +58,7 @@ export function createProgress(initialUnit: string, options: { quiet?: boolean }
       if (now - lastPrint < 5000 && done < total) return;
       lastPrint = now;
       const secs = (now - started) / 1000;
-      const rate = done / Math.max(0.001, secs);
+      const rate = done / Math.max(1, secs);
       const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
       process.stderr.write(`${done}/${total} ${unit} · ${rate.toFixed(1)} ${unit}/s · ETA ${eta}s ${label}\n`);
     },

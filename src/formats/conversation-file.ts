@@ -5,6 +5,7 @@ import { RamemError } from "../model/errors.js";
 import { readLocomo } from "./locomo.js";
 import { readLongMemEval } from "./longmemeval.js";
 import { readNativeJson, readNativeJsonl } from "./native.js";
+import { looksLikeRamemExport, readRamemExport } from "./ramem-export.js";
 import { parseJson } from "./shared.js";
 import { decodeUtf8 } from "../util/decode-utf8.js";
 
@@ -36,7 +37,7 @@ export interface EvidenceParseReport {
   warnings?: string[];
 }
 
-export type FormatName = "native" | "locomo" | "longmemeval";
+export type FormatName = "native" | "locomo" | "longmemeval" | "export";
 
 export interface ReadOptions {
   format?: FormatName | "auto";
@@ -67,6 +68,7 @@ export const DETECT_BYTES = 64 * 1024;
  */
 export function detectFormat(path: string, firstBytes: string): FormatName {
   const ext = extname(path).toLowerCase();
+  if (looksLikeRamemExport(firstBytes)) return "export";
   if (ext === ".jsonl" || ext === ".ndjson") return "native";
   const head = firstBytes.replace(/^\uFEFF/, "");
   if (/"(question_id|haystack_sessions|haystack_session_ids)"\s*:/.test(head)) return "longmemeval";
@@ -76,7 +78,7 @@ export function detectFormat(path: string, firstBytes: string): FormatName {
   if (/^\s*\{[^\n]*\}\s*\n\s*\{/.test(head)) return "native";
   throw new RamemError("UNKNOWN_FORMAT", "cannot tell the format of this file", {
     where: path,
-    hint: 'pass the format explicitly (format "native", "locomo" or "longmemeval"); a native file has a top-level "sessions" array, see src/formats/README.md',
+    hint: 'pass the format explicitly (format "native", "locomo", "longmemeval" or "export"); a native file has a top-level "sessions" array, see src/formats/README.md',
   });
 }
 
@@ -111,5 +113,7 @@ export async function readConversationFile(path: string, opts: ReadOptions = {})
       return readLocomo(parseJson(text, source), readerOpts);
     case "longmemeval":
       return readLongMemEval(parseJson(text, source), readerOpts);
+    case "export":
+      return readRamemExport(text, readerOpts);
   }
 }

@@ -31,8 +31,10 @@ const MONTH_OR_SEASON =
 const RANGE_WORDS = /\b(to|through|until|till|and)\b|[-–]/i;
 const BETWEEN_AND = /\bbetween\s+$/i;
 
+const BARE_WEEKDAY = /^(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/i;
+
 /** A past-tense verb or auxiliary: the question asks about something that already happened. */
-const PAST_TENSE = /\b(did|was|were|had|went|got|saw|made|took|said|told|ate|\w{2,}ed)\b/i;
+const PAST_TENSE = /\b(did|was|were|had|went|saw|made|took|said|told|ate|\w{2,}ed)\b/i;
 
 function startOfDay(iso: string): number {
   const d = new Date(iso);
@@ -189,6 +191,11 @@ export function induceDateCondition(query: string, input: DateConditionInput): D
       window2 = window;
       confidence = g.kind === "absolute" ? 1 : g.confidence;
       note = g.kind === "absolute" ? "absolute date" : `'${evidence}' grounded against the question date ${input.questionDate.slice(0, 10)}`;
+      // "on Monday" without last/this: which Monday is a guess; "last Monday" is not.
+      if (BARE_WEEKDAY.test(evidence)) {
+        confidence = Math.min(confidence, 0.6);
+        note += "; a weekday named without 'last' or 'this' may be any such day";
+      }
     } else {
       const r = groundWithoutQuestionDate({ ...g, interval: window }, history, evidence);
       if (!r) {

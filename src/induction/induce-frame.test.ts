@@ -277,3 +277,12 @@ test("a time at the moment of asking or later in a request is no recall window; 
   const plan = await induceFrame("What should I pack for next week?", ctx);
   assert.equal(plan.time, null);
 });
+
+test("a weekday named without 'last' or 'this' is a guess; 'last Saturday' is not", async () => {
+  const ctx = { history: { start: "2023-01-01T00:00:00.000Z", end: "2023-05-30T20:00:00.000Z" }, questionDate: "2023-05-30T21:00:00.000Z", knownPeople: [] };
+  const bare = await induceFrame("What time did I reach the clinic on Monday?", ctx);
+  assert.ok(bare.time && bare.time.confidence < 0.7, JSON.stringify(bare.time));
+  assert.equal(bare.active, false);
+  const last = await induceFrame("Who did I go with to the music event last Saturday?", ctx);
+  assert.ok(last.time && last.time.confidence >= 0.7);
+});

@@ -20,3 +20,10 @@ test("role condition: never set where the history has no roles", () => {
   assert.equal(induceRoleCondition("What did I tell you about my dog?", []), null);
   assert.equal(induceRoleCondition("What did you recommend?", ["user"]), null);
 });
+
+test("role condition: a request to be reminded of the conversation names no side", () => {
+  assert.equal(induceRoleCondition("Can you remind me what was the average improvement in framerate?", ROLES), null);
+  assert.equal(induceRoleCondition("I'm trying to recall what the designation on my jumpsuit was.", ROLES), null);
+  assert.equal(induceRoleCondition("Can you remind me of the vegan eatery you recommended?", ROLES)?.role, "assistant");
+  assert.equal(induceRoleCondition("Tell me a good recipe for dinner", ROLES), null);
+});

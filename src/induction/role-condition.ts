@@ -17,7 +17,10 @@ const ASKS_ABOUT_ASSISTANT = new RegExp(
   `\\byou(?: had| have|'d|'ve)? (?:${REPORTED})\\b|\\bdid you (?:${REPORTED_AFTER_DID})\\b|\\b(?:our|the|that) (?:previous|last|earlier|past) (?:conversation|chat|discussion|exchange)\\b`,
   "i",
 );
-const FIRST_PERSON = /\b(I|I'm|I've|I'd|I'll|my|me|mine|myself)\b/;
+// "me" after a request verb is the one who asks ("remind me", "tell me"), not the one the fact is about.
+const FIRST_PERSON = /\b(I|I'm|I've|I'd|I'll|my|mine|myself)\b|(?<!\b(?:remind|tell|help|show|give|let|recommend|suggest|send|find)\s)\bme\b/i;
+// Asking to be reminded of something from the conversation: either side may have said it.
+const RECALL_REQUEST = /\b(remind me|trying to (recall|remember)|do you (remember|recall)|can you recall)\b/i;
 
 export function induceRoleCondition(query: string, knownRoles: readonly string[]): RoleCondition | null {
   if (!knownRoles.includes("user") || !knownRoles.includes("assistant")) return null;
@@ -25,6 +28,7 @@ export function induceRoleCondition(query: string, knownRoles: readonly string[]
   if (aboutAssistant) {
     return { role: "assistant", evidence: aboutAssistant[0], confidence: ROLE_CONFIDENCE, note: "asks what the assistant said" };
   }
+  if (RECALL_REQUEST.test(query)) return null;
   const firstPerson = FIRST_PERSON.exec(query);
   if (firstPerson) {
     return { role: "user", evidence: firstPerson[0], confidence: ROLE_CONFIDENCE, note: "asks about the user in the first person: the user's own turns state it" };

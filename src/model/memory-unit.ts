@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IsoDateTime, MentionedTime, TimeInterval } from "./time.js";
-import { NamespaceName, TurnRole } from "./conversation.js";
+import { NamespaceName, Turn, TurnRole } from "./conversation.js";
 import { StoredText } from "./stored-text.js";
 
 /**
@@ -54,5 +54,12 @@ export const MemoryUnit = z.object({
   provenance: Provenance,
   /** Which anchorer (and version) produced the unit. */
   anchoredBy: StoredText,
+  /**
+   * The provenance turns verbatim, as they were said (speaker, role, text,
+   * time, attachments). The content is a restatement for indexing; this is
+   * what the evidence pack shows, what export carries, and what re-anchoring
+   * reads back. Optional: units stored before it existed have none.
+   */
+  source: z.array(Turn).optional(),
 });
 export type MemoryUnit = z.infer<typeof MemoryUnit>;

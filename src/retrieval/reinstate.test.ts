@@ -5,6 +5,7 @@ import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
 import {
   ANSWER_LIFT,
+  CONTEXT_DEPTH,
   COVERAGE_WEIGHT,
   EPISODE_SUPPORT,
   QUESTION_PENALTY,
@@ -70,10 +71,12 @@ describe("reinstate", () => {
     assert.match(out[0]!.contextReasons.join(" "), /episode S2 \+0\.070/);
   });
 
-  it("takes support only from candidates that match the query's words well", () => {
+  it("with a support floor, takes support only from candidates that match the query's words well", () => {
+    assert.equal(SUPPORT_FLOOR, 0, "off by default (measured on both data sets)");
     // u4 found only densely and u5 by a weak lexical match: S2's score is u2's alone.
-    const weak = ranking.map((c) => (c.unitId === "u4" ? { unitId: "u4", score: 0.065 } : c.unitId === "u5" ? { ...c, ...lexical(5, 10 * SUPPORT_FLOOR - 1) } : c));
-    const out = reinstate(weak, null, contextOf, RAMEM);
+    const floor = 0.5;
+    const weak = ranking.map((c) => (c.unitId === "u4" ? { unitId: "u4", score: 0.065 } : c.unitId === "u5" ? { ...c, ...lexical(5, 10 * floor - 1) } : c));
+    const out = reinstate(weak, null, contextOf, { ...RAMEM, signals: { supportFloor: floor } });
     assert.deepEqual(ids(out), ["u1", "u2", "u3", "u4", "u5"]);
     assert.match(out[3]!.contextReasons.join(" "), /episode S2 \+0\.030/);
   });
@@ -86,10 +89,10 @@ describe("reinstate", () => {
     story.set("u6", unit("u6", context("S3"), "Ann: I realised self-care matters"));
     const withU6 = [...ranking, { unitId: "u6", score: 0.01 }];
     const out = reinstate(withU6, null, (id) => story.get(id), { ...RAMEM, query: "What did Ann realise after the charity race?", k: 6 });
-    // Need (stems): ann, realis, chariti, race. S3: 0.08/3 + 0.1 (all four); S1: 0.1/3 + 0.05 (two); S2: 0.07.
+    // Need (stems): ann, realis, chariti, race. S3: (0.08 + 0.01)/3 + 0.1 (all four); S1: 0.1/3 + 0.05 (two); S2: 0.07.
     assert.equal(COVERAGE_WEIGHT, 0.1);
     assert.deepEqual(ids(out), ["u3", "u1", "u2", "u4", "u6", "u5"]);
-    assert.match(out[0]!.contextReasons.join(" "), /episode S3 \+0\.127/);
+    assert.match(out[0]!.contextReasons.join(" "), /episode S3 \+0\.130/);
   });
 
   it("does not count the people the frame names as words an episode covers", () => {
@@ -212,9 +215,24 @@ describe("reinstate", () => {
       assert.deepEqual(ids(single), ["u2", "u4", "u1"]);
     });
 
-    it("may keep only part of the episode support", () => {
-      const out = reinstate(ranking, counting, contextOf, { ...RAMEM, k: 5, signals: { aggregateSupport: 0 } });
-      assert.deepEqual(ids(out), ["u1", "u2", "u3", "u4", "u5"]);
+  });
+
+  describe("chats with an assistant and the depth of C_ctx", () => {
+    it("an assistant's replies lend their episode no support; people's turns do", () => {
+      const chat = new Map(units);
+      for (const id of ["u2", "u4", "u5"]) chat.set(id, unit(id, { ...context("S2", "assistant"), role: "assistant" }));
+      const out = reinstate(ranking, null, (id) => chat.get(id), RAMEM);
+      assert.ok(out.every((c) => !c.contextReasons.some((r) => r.startsWith("episode S2"))), JSON.stringify(out));
+      const ablated = reinstate(ranking, null, (id) => chat.get(id), { ...RAMEM, signals: { personsLendSupport: false } });
+      assert.match(ablated.find((c) => c.unitId === "u2")!.contextReasons.join(" "), /episode S2/);
+    });
+
+    it("C_ctx is drawn from the first CONTEXT_DEPTH candidates only: a valid unit far down keeps its place", () => {
+      assert.equal(CONTEXT_DEPTH, 20);
+      const long: ContentCandidate[] = Array.from({ length: 30 }, (_, i) => ({ unitId: `v${i}`, score: 0.1 - i * 0.001, ...lexical(i + 1, 30 - i) }));
+      const many = new Map(long.map((c, i) => [c.unitId, unit(c.unitId, context(`S${i}`, i === 25 || i === 3 ? "Bob" : "Ann"))]));
+      const out = reinstate(long, bobFrame, (id) => many.get(id), { ...RAMEM, k: 5, signals: { episodeSupport: 0, coverageWeight: 0 } });
+      assert.deepEqual(ids(out), ["v3", "v0", "v1", "v2", "v4"], "v3 (rank 4, about Bob) comes first; v25 (about Bob, rank 26) does not");
     });
   });
 });

@@ -2,6 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import { describeInterval } from "../model/time.js";
 import { countTokens } from "../language/count-tokens.js";
 import { escapeStoredText as esc } from "./escape-stored-text.js";
+import { verbatimText } from "./verbatim-text.js";
 
 export const EVIDENCE_OPEN = "<memories>";
 export const EVIDENCE_CLOSE = "</memories>";
@@ -69,11 +70,12 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
     lines.push(`## ${esc(s.sessionId)} · ${sessionDate(s.start, s.end)}${who ? ` · ${who}` : ""}`);
     for (const u of group.sort((a, b) => turnOrder(a) - turnOrder(b))) {
       const coords = [u.provenance.turnIds.map(esc).join(",")];
+      const said = verbatimText(u);
       const event = u.context.eventTime ? describeInterval(u.context.eventTime) : null;
-      // The rule anchorer already resolves times inline ("yesterday (7 May 2023)"): say it once.
-      if (event && !u.content.includes(event)) coords.push(`event: ${event}`);
+      // Relative times are resolved inline ("yesterday (7 May 2023)"): say it once.
+      if (event && !said.includes(event)) coords.push(`event: ${event}`);
       if (u.context.location) coords.push(`at: ${esc(u.context.location)}`);
-      lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${esc(u.content)}`);
+      lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${esc(said)}`);
     }
   }
   lines.push(EVIDENCE_CLOSE);
@@ -81,6 +83,7 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
 }
 
 function renderPlain(units: readonly MemoryUnit[]): string {
+  // The SimpleMem-style list: self-contained restatements, no coordinates, no verbatim turns.
   return [EVIDENCE_OPEN, ...units.map((u, i) => `[${i + 1}] ${esc(u.content)}`), EVIDENCE_CLOSE].join("\n");
 }
 

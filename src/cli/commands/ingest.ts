@@ -18,8 +18,8 @@ export function ingestCommand(): Command {
         "Anchor a conversation file into memory units and store them.\n" +
           "Each session is written in one transaction; re-ingesting an unchanged session is a no-op.",
       )
-      .argument("<file>", "conversation file (native JSON/JSONL, LoCoMo, or LongMemEval)")
-      .addOption(new Option("--format <format>", "input format").choices(["auto", "native", "locomo", "longmemeval"]).default("auto"))
+      .argument("<file>", "conversation file (native JSON/JSONL, LoCoMo, LongMemEval, or a `ramem export` file, whose turns are anchored and embedded afresh)")
+      .addOption(new Option("--format <format>", "input format (export: re-derive units from an export's verbatim turns)").choices(["auto", "native", "locomo", "longmemeval", "export"]).default("auto"))
       .option("--namespace <ns>", "store everything in this namespace (default: the file's own, e.g. LoCoMo sample_id)")
       .addOption(
         new Option("--anchorer <name>", "rule: offline restatement per turn; llm: the configured LLM (RAMEM_LLM_*) restates windows of turns, falling back to the rules per window")
