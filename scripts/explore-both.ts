@@ -14,10 +14,11 @@ import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedd
 import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
 import { contentRecall, type ContentCandidate } from "../src/retrieval/content-recall.js";
 import { induceFrame } from "../src/induction/induce-frame.js";
-import { summarizeRetrieval, confusableSubset, distractionMetrics, summarizeLongMemEval, type QuestionRetrieval } from "../src/bench/metrics/index.js";
+import { summarizeRetrieval, confusableSubset, distractionMetrics, summarizeLongMemEval, freshFirst, type QuestionRetrieval } from "../src/bench/metrics/index.js";
 import type { MemoryUnit } from "../src/model/memory-unit.js";
 import { withoutConditions, type RecallFrame } from "../src/model/recall-frame.js";
 import { reinstate, type ReinstateSignals } from "../src/retrieval/reinstate.js";
+import { deriveValidity, type Validity } from "../src/retrieval/derive-validity.js";
 
 const embedder = await createUseLiteEmbedder();
 const SETS = (process.env.SETS ?? "locomo,lme").split(",");
@@ -38,10 +39,12 @@ export interface Item {
 }
 
 const unitById = new Map<string, MemoryUnit>();
+const validityByNs = new Map<string, Map<string, Validity>>();
 const nextOf = new Map<string, string>();
 const items: Item[] = [];
 const corpusTurns = new Map<string, string[]>();
 const corpusSessions = new Map<string, string[]>();
+const sessionStart = new Map<string, string>();
 
 async function load(set: "locomo" | "lme", dataPath: string, format: "locomo" | "longmemeval"): Promise<PreparedBench> {
   const t0 = performance.now();
@@ -54,9 +57,11 @@ async function load(set: "locomo" | "lme", dataPath: string, format: "locomo" | 
   for (const c of prepared.conversations) {
     const us = await store.listUnits(c.namespace);
     for (const u of us) unitById.set(u.id, u);
+    validityByNs.set(c.namespace, deriveValidity(us.filter((u) => (u.context.states?.length ?? 0) > 0 || u.supersession)));
     for (let i = 0; i + 1 < us.length; i++) if (us[i]!.provenance.sessionId === us[i + 1]!.provenance.sessionId) nextOf.set(us[i]!.id, us[i + 1]!.id);
     corpusTurns.set(c.namespace, c.sessions.flatMap((s) => s.turns.map((t) => t.id)));
     corpusSessions.set(c.namespace, c.sessions.map((s) => s.session.id));
+    for (const s of c.sessions) sessionStart.set(`${c.namespace}\u0000${s.session.id}`, s.session.startTime);
   }
   for (const q of prepared.questions) {
     if (set === "locomo" && Number(q.category) > 4) continue;
@@ -109,6 +114,7 @@ function ranked(it: Item, e: Experiment): string[] {
   return reinstate(it.ranking, frame, (id) => unitById.get(id), {
     k: 50, query: it.q, contextRanking: true, sessionContext: e.sessionContext ?? true,
     nextUnitOf: (id) => nextOf.get(id), ...(e.signals ? { signals: e.signals } : {}),
+    validityOf: (id) => validityByNs.get(it.ns)?.get(id),
   }).map((c) => c.unitId);
 }
 
@@ -145,6 +151,9 @@ export function report(e: Experiment): void {
     if (!baseCells) baseCells = cells;
     const losses = Object.entries(cells).filter(([key, v]) => v < baseCells![key]! - 1e-9).map(([key, v]) => `${key} ${(v - baseCells![key]!).toFixed(2)}`);
     parts.push(`| LME s@5 ${sess.overall[5]!.recallAll.toFixed(3)} s@10 ${sess.overall[10]!.recallAll.toFixed(3)} t@5 ${turn.overall[5]!.recallAll.toFixed(3)} t@10 ${turn.overall[10]!.recallAll.toFixed(3)}`);
+    const ku = lmeItems.map((it, i) => [it, ranks[i]!] as const).filter(([it]) => it.type === "knowledge-update");
+    const ff = freshFirst(ku.map(([it, r]) => ({ rankedSessions: unique(r.map((id) => unitById.get(id)!.provenance.sessionId)), answerSessions: it.goldSessions.map((id) => ({ id, date: sessionStart.get(`${it.ns}\u0000${id}`) ?? "" })) })));
+    parts.push(`ff ${ff.freshFirst.toFixed(2)}`);
     parts.push(`| losses: ${losses.length ? losses.join(", ") : "none"}`);
     parts.push(`| t@10 ${types.map((t) => `${TYPES_SHORT[t] ?? t} ${turn.perType[t]![10]!.recallAll.toFixed(2)}`).join(" ")} | s@5 ${types.map((t) => `${TYPES_SHORT[t] ?? t} ${sess.perType[t]![5]!.recallAll.toFixed(2)}`).join(" ")}`);
   }
@@ -190,6 +199,8 @@ if (exps.includes("signals")) {
   report({ name: "- fine times only", signals: { fineTimesOnly: false } });
   report({ name: "- persons lend support", signals: { personsLendSupport: false } });
   report({ name: "- spread", signals: { episodeSpread: 0 } });
+  report({ name: "- successor lift / stale last", signals: { successorLift: 0 } });
+  report({ name: "- validity times", signals: { validityTimes: false } });
   report({ name: "- context depth (whole pool)", signals: { contextDepth: 0 } });
   report({ name: "support floor 0.5 (LoCoMo-era)", signals: { supportFloor: 0.5 } });
   report({ name: "issue-4 ramem (LoCoMo-era)", signals: { supportFloor: 0.5, personsLendSupport: false, episodeSpread: 0, contextDepth: 0, roleAwareDialogue: false, fineTimesOnly: false }, frame: (it) => withoutConditions(it.frame, ["role"]) });

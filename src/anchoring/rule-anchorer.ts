@@ -8,10 +8,11 @@ import { groundTimeExpressions } from "../language/time-grounding.js";
 import { extractEntities, topicFrom, topicOf } from "../language/entities.js";
 import { resolveFirstPerson } from "./resolve-first-person.js";
 import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
+import { extractStates } from "../language/extract-states.js";
 import { unitId } from "./unit-id.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@4";
+export const RULE_ANCHORER_ID = "rule-anchorer@5";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;
@@ -54,6 +55,7 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           session: { sessionId: session.id, start: session.startTime, end: session.endTime },
           participants: [turn.speaker, ...participants.filter((p) => p !== turn.speaker)],
           role: roleOfTurn(turn),
+          states: extractStates(turn.text, turn.speaker),
           location: found.places[0] ?? null,
           entities: dedupe([...found.people, ...found.organizations, ...found.places, ...found.topics]),
           topic,

@@ -51,6 +51,8 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("spread", "the spread over episodes for aggregating queries", { episodeSpread: 0 }),
   signalOff("context-depth", "the depth limit of C_ctx (every valid candidate of the pool comes first)", { contextDepth: 0 }),
   signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
+  signalOff("supersession", "supersession for current-state queries (superseded statements last, their successors lifted)", { successorLift: 0 }),
+  signalOff("validity-times", "validity intervals as a time coordinate (a state valid then matches a past window)", { validityTimes: false }),
   {
     name: "ramem-no-participant-condition",
     description: "ramem without the frame's participant condition",

@@ -1,3 +1,4 @@
+import { verbatimText } from "../synthesis/verbatim-text.js";
 import type { RecallHit } from "../model/recall.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
@@ -20,7 +21,7 @@ export function renderHit(hit: RecallHit): string {
     c.topic ? `topic: ${esc(c.topic)}` : null,
   ].filter(Boolean);
   return [
-    `#${hit.rank}  [${unit.provenance.turnIds.map(esc).join(", ")}] ${esc(unit.content)}`,
+    `#${hit.rank}  [${unit.provenance.turnIds.map(esc).join(", ")}] ${esc(verbatimText(unit))}`,
     `     ${coords.join(" | ")}`,
     `     ${hit.reasons.map(esc).join("; ")} · content score ${hit.score.toFixed(4)}`,
   ].join("\n");
@@ -32,6 +33,8 @@ export function hitToJson(hit: RecallHit) {
     score: hit.score,
     id: hit.unit.id,
     content: hit.unit.content,
+    verbatim: verbatimText(hit.unit),
+    source: hit.unit.source ?? null,
     context: hit.unit.context,
     provenance: hit.unit.provenance,
     channels: hit.channels,

@@ -27,6 +27,13 @@ export interface BenchmarkQuestion {
   evidence: string[];
   questionDate?: string;
   answerSessionIds?: string[];
+  /**
+   * For questions about states and sequences: whether the current state, a
+   * past state or an occurrence in a sequence is asked for, and the turns that
+   * state the same slot but are not valid for this question (superseded
+   * states, the other occurrences).
+   */
+  validity?: { kind: "current" | "past" | "ordinal"; staleEvidence: string[]; slot?: string };
 }
 
 export interface EvidenceParseReport {

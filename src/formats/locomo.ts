@@ -140,6 +140,11 @@ function readQuestion(
   const evidence = parseEvidence(q.evidence, id, at(where, "evidence"), turnIds, turnsPerSession, sampleId, report);
   const out: BenchmarkQuestion = { id, namespace, question: q.question, answer, category, evidence };
   if (category === ADVERSARIAL) out.adversarialAnswer = adversarial;
+  // ramem's state/sequence set (datasets/ramem-states) adds what kind of validity a question tests and which statements are stale for it.
+  if (q.kind === "current" || q.kind === "past" || q.kind === "ordinal") {
+    const stale = Array.isArray(q.stale_evidence) ? q.stale_evidence.filter((x): x is string => typeof x === "string" && turnIds.has(x)) : [];
+    out.validity = { kind: q.kind, staleEvidence: stale, ...(typeof q.slot === "string" ? { slot: q.slot } : {}) };
+  }
   return out;
 }
 

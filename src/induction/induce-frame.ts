@@ -10,6 +10,7 @@ import { induceDateCondition } from "./date-condition.js";
 import { findEventAnchor } from "./event-anchor.js";
 import { findAggregateCue } from "./aggregate-cue.js";
 import { induceRoleCondition } from "./role-condition.js";
+import { findCurrentStateCue } from "./current-state-cue.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
 
@@ -152,6 +153,8 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   }
 
   const role = induceRoleCondition(query, ctx.knownRoles ?? []);
+  const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
+  const currentState = currentCue === null ? null : { evidence: currentCue };
   const active = isFrameActive({ time, participants, location, entities, role });
-  return { need, time, participants, location, entities, role, asksFor, aggregates, active, notes };
+  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, active, notes };
 }

@@ -14,6 +14,28 @@ export const SessionSpan = z.object({
 });
 export type SessionSpan = z.infer<typeof SessionSpan>;
 
+/** A state the speaker states about themselves (language/extract-states.ts): keyed by (subject, slot). */
+export const StateStatement = z.object({
+  subject: StoredText,
+  slot: StoredText,
+  value: StoredText,
+  additive: z.boolean(),
+  ends: z.boolean(),
+  evidence: StoredText,
+});
+export type StateStatement = z.infer<typeof StateStatement>;
+
+/**
+ * A user's correction of the derived supersession: this unit is superseded by
+ * another (`supersededBy`), or explicitly not superseded (null) whatever the
+ * rules say. Kept on the unit, so export and import carry it.
+ */
+export const SupersessionOverride = z.object({
+  supersededBy: StoredText.nullable(),
+  at: IsoDateTime,
+});
+export type SupersessionOverride = z.infer<typeof SupersessionOverride>;
+
 export const EpisodicContext = z.object({
   /** When the described event happened, if it can be inferred. Never a copy of the session time. */
   eventTime: TimeInterval.nullable(),
@@ -26,6 +48,8 @@ export const EpisodicContext = z.object({
    * as role-less.
    */
   role: TurnRole.nullable().optional(),
+  /** States the unit's turns state (residence, job, partner, …); optional so that older units read as stating none. */
+  states: z.array(StateStatement).optional(),
   location: StoredText.nullable(),
   entities: z.array(StoredText),
   topic: StoredText.nullable(),
@@ -61,5 +85,7 @@ export const MemoryUnit = z.object({
    * reads back. Optional: units stored before it existed have none.
    */
   source: z.array(Turn).optional(),
+  /** A user's correction of what supersedes this unit (memory.supersede / unsupersede). */
+  supersession: SupersessionOverride.optional(),
 });
 export type MemoryUnit = z.infer<typeof MemoryUnit>;

@@ -64,6 +64,14 @@ export const RecallFrame = z.object({
    * either; retrieval spreads the budget over episodes instead of one.
    */
   aggregates: z.object({ evidence: z.string() }).nullable(),
+  /**
+   * Set when the query asks for the state that holds now ("where does she
+   * live now", a present-tense state question): superseded statements rank
+   * behind the currently valid ones. A query with a past time asks for the
+   * state valid then, which the time condition selects. Optional for frames
+   * made before it existed.
+   */
+  currentState: z.object({ evidence: z.string() }).nullable().optional(),
   /** True when at least one condition is reliably grounded; an inactive frame is never used to rank. */
   active: z.boolean(),
   /** Cues seen but not used, and why ("'last year' is ambiguous over a 5-year history with no question date"). */
@@ -80,6 +88,7 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   role: null,
   asksFor: null,
   aggregates: null,
+  currentState: null,
   active: false,
   notes,
 });

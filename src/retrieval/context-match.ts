@@ -19,6 +19,8 @@ export interface MatchOptions {
    * Default true.
    */
   fineTimesOnly?: boolean;
+  /** When the state the unit states held (validTo null: still): a past window it overlaps places the unit in it. */
+  validDuring?: { start: string; end: string | null };
 }
 
 /** How much longer than the window a unit's time may be and still place the unit in it (a weekend against "Saturday"). */
@@ -83,11 +85,12 @@ function matchTime(context: EpisodicContext, condition: TimeCondition, options: 
   if (context.eventTime) candidates.push(["event time", context.eventTime]);
   for (const m of context.mentionedTimes) candidates.push([`mentions "${m.text}"`, m.interval]);
   if (options.sessionContext) candidates.push(["session", { start: context.session.start, end: sessionEnd(context.session) }]);
+  if (options.validDuring) candidates.push(["valid", { start: options.validDuring.start, end: options.validDuring.end ?? "9999-12-31T00:00:00.000Z" }]);
   const bounded = condition.relation === "during" || condition.relation === "around";
   const windowLength = window.end - window.start;
   for (const [label, t] of candidates) {
     const length = Date.parse(t.end) - Date.parse(t.start);
-    if ((options.fineTimesOnly ?? true) && bounded && label !== "session" && length > COARSER_THAN_WINDOW * windowLength) continue;
+    if ((options.fineTimesOnly ?? true) && bounded && label !== "session" && label !== "valid" && length > COARSER_THAN_WINDOW * windowLength) continue;
     if (Date.parse(t.start) < window.end && window.start < Date.parse(t.end)) {
       return `${label} ${condition.relation} ${describeInterval(condition.window)}`;
     }

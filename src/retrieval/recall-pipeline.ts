@@ -1,8 +1,9 @@
 import type { Embedder } from "../providers/embedder.js";
-import type { MemoryStore } from "../store/contract.js";
+import type { MemoryStore, StoredSession } from "../store/contract.js";
+import { namespaceValidity } from "./namespace-validity.js";
 import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
-import { withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";
+import { isReliable, withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";
 import { induceFrame } from "../induction/induce-frame.js";
 import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-frame-with-llm.js";
 import type { LanguageModel } from "../providers/language-model.js";
@@ -73,17 +74,26 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
   // The roles the candidates' turns carry ground a role condition: none between people.
   const knownRoles = [...new Set(units.flatMap((u) => (u.context.role ? [u.context.role] : [])))];
-  const induced = switches.frame ? await induceFor(deps, request, knownRoles) : null;
+  const sessions = switches.frame ? await deps.store.listSessions(request.namespace) : [];
+  const induced = switches.frame ? await induceFor(deps, request, knownRoles, sessions) : null;
   const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext) : new Map<string, MemoryUnit>();
+  // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
+  const wantsValidity = switches.contextRanking && frame !== null && (Boolean(frame.currentState) || isReliable(frame.time));
+  const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
   const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
+  for (const v of states?.validity.values() ?? []) {
+    const successor = v.supersededBy ? states!.stateUnits.get(v.supersededBy) : undefined;
+    if (successor && !unitOf.has(successor.id)) unitOf.set(successor.id, withContext(successor));
+  }
   const chosen = reinstate(ranking, frame, (id) => unitOf.get(id), {
     k: request.k,
     query: request.query,
     contextRanking: switches.contextRanking,
     sessionContext: switches.sessionContext,
     nextUnitOf: (id) => answers.get(id)?.id,
+    ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
     ...(request.signals ? { signals: request.signals } : {}),
   });
   return { hits: toHits(chosen, [...unitOf.values()]), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
@@ -108,8 +118,9 @@ async function induceFor(
   deps: { store: MemoryStore; embedder: Embedder },
   request: RecallRequest,
   knownRoles: string[],
+  sessions: readonly StoredSession[],
 ): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
-  const [history, sessions] = await Promise.all([deps.store.historyRange(request.namespace), deps.store.listSessions(request.namespace)]);
+  const history = await deps.store.historyRange(request.namespace);
   const knownPeople = [...new Set(sessions.flatMap((s) => s.participants))];
   const frame = await induceFrame(request.query, {
     history,

@@ -4,6 +4,7 @@ import type { ContentCandidate } from "./content-recall.js";
 import { asksQuestion } from "./asks-question.js";
 import { matchContext } from "./context-match.js";
 import { stemmedTerms } from "./stemmed-terms.js";
+import type { Validity } from "./derive-validity.js";
 
 export interface ReinstatedCandidate extends ContentCandidate {
   /** Frame conditions the unit met, and the episode support it got; empty when it is here on content alone. */
@@ -28,6 +29,12 @@ export interface ReinstateOptions {
    * answer may sit outside the content pool: it joins the candidates then.
    */
   nextUnitOf?: (unitId: string) => string | undefined;
+  /**
+   * The validity of units that state a state (retrieval/derive-validity.ts),
+   * when the caller derived it; the unit that superseded a candidate may sit
+   * outside the pool and joins the candidates then (unitOf must know it).
+   */
+  validityOf?: (unitId: string) => Validity | undefined;
   /** Default DEFAULT_SIGNALS. */
   signals?: Partial<ReinstateSignals>;
 }
@@ -95,6 +102,14 @@ export const EPISODE_SPREAD = 0.02;
 export const CONTEXT_DEPTH = 20;
 
 /**
+ * When the query asks for the state that holds now, the statement that
+ * superseded a candidate ("I moved to Porto" for "I live in Lisbon") gets at
+ * least this share of the candidate's score: it answers the same question,
+ * newer. The superseded candidate itself goes behind every valid one.
+ */
+export const SUCCESSOR_LIFT = 1;
+
+/**
  * Every weight of the algorithm below, in one place, so that each signal can
  * be switched off on its own (0 or false) — the bench's per-signal ablations
  * are settings of this, never copies of the algorithm.
@@ -119,6 +134,10 @@ export interface ReinstateSignals {
   personsLendSupport: boolean;
   /** How deep in the scored ranking a candidate may sit and still join C_ctx (0 = the whole pool). */
   contextDepth: number;
+  /** A current-state query: superseded statements go behind every valid candidate, and what superseded them inherits this share of their score (0 = off). */
+  successorLift: number;
+  /** A past time also matches a state valid then (its validity interval), not only when it was said. */
+  validityTimes: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -134,6 +153,8 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   fineTimesOnly: true,
   personsLendSupport: true,
   contextDepth: CONTEXT_DEPTH,
+  successorLift: SUCCESSOR_LIFT,
+  validityTimes: true,
 };
 
 /**
@@ -210,6 +231,7 @@ export function reinstate(
     if (support > 0) reasonsOf.get(c.unitId)!.push(`episode ${episode} +${support.toFixed(3)}`);
     return { candidate: c, score: c.score + support };
   });
+  if (frame?.currentState && signals.successorLift > 0 && options.validityOf) inheritFromSuperseded(supported, unitOf, options.validityOf, signals.successorLift, reasonsOf);
   supported.sort((a, b) => b.score - a.score || a.candidate.unitId.localeCompare(b.candidate.unitId));
   const ranking = supported.map((s) => s.candidate);
   const scoreOf = new Map(supported.map((s) => [s.candidate.unitId, s.score]));
@@ -221,7 +243,12 @@ export function reinstate(
       if (signals.contextDepth > 0 && place >= signals.contextDepth) break;
       const unit = unitOf(c.unitId);
       if (!unit) continue;
-      const match = matchContext(unit.context, frame, { sessionContext: options.sessionContext, fineTimesOnly: signals.fineTimesOnly });
+      const validity = signals.validityTimes ? options.validityOf?.(c.unitId) : undefined;
+      const match = matchContext(unit.context, frame, {
+        sessionContext: options.sessionContext,
+        fineTimesOnly: signals.fineTimesOnly,
+        ...(validity ? { validDuring: { start: validity.validFrom, end: validity.validTo } } : {}),
+      });
       if (match.ok) {
         reasonsOf.get(c.unitId)!.unshift(...match.met);
         contextValid.add(c.unitId);
@@ -231,6 +258,15 @@ export function reinstate(
   let ordered = [...ranking.filter((c) => contextValid.has(c.unitId)), ...ranking.filter((c) => !contextValid.has(c.unitId))];
   // Spread the list as it will be read: C_ctx stays ahead of the rest.
   if (frame?.aggregates && signals.episodeSpread > 0) ordered = spreadOverEpisodes(ordered, (c) => contextValid.has(c.unitId), scoreOf, episodeOf, signals.episodeSpread, reasonsOf);
+  // History, not the answer: a superseded statement goes behind every valid memory (it is never dropped).
+  if (frame?.currentState && signals.successorLift > 0 && options.validityOf) {
+    const stale = (c: ContentCandidate) => Boolean(options.validityOf!(c.unitId)?.supersededBy);
+    for (const c of ordered.filter(stale)) {
+      const v = options.validityOf(c.unitId)!;
+      reasonsOf.get(c.unitId)!.push(`superseded${v.validTo ? ` on ${v.validTo.slice(0, 10)}` : ""} by ${v.supersededBy}${v.origin === "user" ? " (a user's correction)" : ""}`);
+    }
+    ordered = [...ordered.filter((c) => !stale(c)), ...ordered.filter(stale)];
+  }
   return ordered.slice(0, options.k).map((c) => ({ ...c, contextReasons: reasonsOf.get(c.unitId)! }));
 }
 
@@ -336,4 +372,38 @@ function spreadOverEpisodes(
     }
   }
   return out;
+}
+
+/**
+ * The statement that superseded a candidate answers the same question, newer:
+ * it gets at least `lift` times the candidate's final score (episode support
+ * included), joining the candidates if it was not among them; along a chain
+ * (Lisbon → Porto → Braga) the newest inherits too.
+ */
+function inheritFromSuperseded(
+  supported: Array<{ candidate: ContentCandidate; score: number }>,
+  unitOf: (unitId: string) => MemoryUnit | undefined,
+  validityOf: (unitId: string) => Validity | undefined,
+  lift: number,
+  reasonsOf: Map<string, string[]>,
+): void {
+  const byId = new Map(supported.map((s) => [s.candidate.unitId, s]));
+  for (let step = 0; step < 4; step++) {
+    for (const s of [...byId.values()]) {
+      const next = validityOf(s.candidate.unitId)?.supersededBy;
+      if (!next || !unitOf(next)) continue;
+      let successor = byId.get(next);
+      if (!successor) {
+        successor = { candidate: { unitId: next, score: 0 }, score: 0 };
+        byId.set(next, successor);
+        supported.push(successor);
+        reasonsOf.set(next, reasonsOf.get(next) ?? []);
+      }
+      if (lift * s.score > successor.score) {
+        successor.score = lift * s.score;
+        const why = `supersedes ${s.candidate.unitId}`;
+        if (!reasonsOf.get(next)!.includes(why)) reasonsOf.get(next)!.push(why);
+      }
+    }
+  }
 }

@@ -3,7 +3,10 @@ import type { BenchProgress } from "../bench-progress.js";
 import type { Embedder } from "../../providers/embedder.js";
 import { runRecall } from "../../retrieval/recall-pipeline.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
-import { summarizeLongMemEval, type LongMemEvalRow, type LongMemEvalSummary } from "../metrics/index.js";
+import { freshFirst, summarizeLongMemEval, type FreshFirstRow, type LongMemEvalRow, type LongMemEvalSummary } from "../metrics/index.js";
+
+/** The question type whose answer is the newest of several stated values (fresh-first is scored on it). */
+const KNOWLEDGE_UPDATE = "knowledge-update";
 import { recallSettings, resolveVariants } from "../variants.js";
 import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
 
@@ -49,7 +52,13 @@ export interface LongMemEvalBenchResult {
   data: string;
   ks: number[];
   questions: number;
-  variants: Array<{ name: string; session: LongMemEvalSummary; turn: LongMemEvalSummary }>;
+  variants: Array<{
+    name: string;
+    session: LongMemEvalSummary;
+    turn: LongMemEvalSummary;
+    /** Knowledge-update questions whose newest evidence session ranks above the older ones (see metrics/fresh-first.ts). */
+    freshFirst: { n: number; freshFirst: number };
+  }>;
   timing: { ingestSeconds: number; retrievalSeconds: number };
   /** Texts the ingest embedded, texts the embedding cache served, and the worker processes. */
   embedding: { embedded: number; cached: number; workers: number };
@@ -89,7 +98,7 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
   });
   const depth = Math.max(...options.ks);
   const started = performance.now();
-  const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[] }]));
+  const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[], fresh: [] as FreshFirstRow[] }]));
   const corpus = new Map(prepared.conversations.map((c) => [c.namespace, c]));
   const traces: LongMemEvalQuestionTrace[] = [];
   for (const [i, q] of prepared.questions.entries()) {
@@ -119,6 +128,10 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       const rankedTurns = unique(hits.flatMap((h) => h.unit.provenance.turnIds));
       slot.session.push({ questionId: q.id, questionType: type, rankedIds: rankedSessions, answerIds: trace.goldSessions, corpusIds: haystack.sessions.map((s) => s.session.id) });
       slot.turn.push({ questionId: q.id, questionType: type, rankedIds: rankedTurns, answerIds: q.evidence, corpusIds: haystack.sessions.flatMap((s) => s.turns.map((t) => t.id)) });
+      if (type === KNOWLEDGE_UPDATE && !q.id.includes("_abs")) {
+        const dateOf = new Map(haystack.sessions.map((s) => [s.session.id, s.session.startTime]));
+        slot.fresh.push({ rankedSessions, answerSessions: trace.goldSessions.filter((id) => dateOf.has(id)).map((id) => ({ id, date: dateOf.get(id)! })) });
+      }
       const rankOf = (ranked: string[], id: string) => (ranked.indexOf(id) >= 0 ? ranked.indexOf(id) + 1 : null);
       trace.variants[v.name] = {
         frame,
@@ -150,6 +163,7 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       name: v.name,
       session: summarizeLongMemEval(rows.get(v.name)!.session, options.ks),
       turn: summarizeLongMemEval(rows.get(v.name)!.turn, options.ks),
+      freshFirst: freshFirst(rows.get(v.name)!.fresh),
     })),
     timing: { ingestSeconds: prepared.ingestSeconds, retrievalSeconds: (performance.now() - started) / 1000 },
     embedding: prepared.embedding,

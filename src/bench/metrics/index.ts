@@ -17,3 +17,4 @@ export {
   type LongMemEvalRow,
   type LongMemEvalSummary,
 } from "./summarize-longmemeval.js";
+export { freshFirst, type FreshFirstRow } from "./fresh-first.js";

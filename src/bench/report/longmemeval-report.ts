@@ -15,9 +15,11 @@ function fullTable(level: string, name: string, s: LongMemEvalSummary, ks: reado
 export function longMemEvalSummaryTables(r: LongMemEvalBenchResult): string {
   const at = (s: LongMemEvalSummary, k: number, m: "recallAll" | "recallAny") => (r.ks.includes(k) ? f3(s.overall[k]?.[m]) : "–");
   const lines = [
-    "| variant | session all@5 | session all@10 | turn any@1 | turn all@5 | turn all@10 |",
-    "|---|---|---|---|---|---|",
-    ...r.variants.map((v) => `| ${v.name} | ${at(v.session, 5, "recallAll")} | ${at(v.session, 10, "recallAll")} | ${at(v.turn, 1, "recallAny")} | ${at(v.turn, 5, "recallAll")} | ${at(v.turn, 10, "recallAll")} |`),
+    `| variant | session all@5 | session all@10 | turn any@1 | turn all@5 | turn all@10 | fresh-first (n=${r.variants[0]?.freshFirst.n ?? 0}) |`,
+    "|---|---|---|---|---|---|---|",
+    ...r.variants.map(
+      (v) => `| ${v.name} | ${at(v.session, 5, "recallAll")} | ${at(v.session, 10, "recallAll")} | ${at(v.turn, 1, "recallAny")} | ${at(v.turn, 5, "recallAll")} | ${at(v.turn, 10, "recallAll")} | ${f3(v.freshFirst.freshFirst)} |`,
+    ),
   ];
   const types = Object.keys(r.variants[0]?.turn.perType ?? {}).sort();
   const perType = (title: string, level: "session" | "turn", k: number) => {

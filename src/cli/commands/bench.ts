@@ -16,6 +16,8 @@ import { prepareBench } from "../../bench/prepare-bench.js";
 import { measureRecallLatency, type LatencySummary } from "../../bench/latency/measure-recall-latency.js";
 import { createProgress, type ProgressReporter } from "../progress.js";
 import { combinedRows, combinedTable, writeCombinedReport } from "../../bench/report/combined-report.js";
+import { runStatesBench } from "../../bench/states/run-states.js";
+import { statesTables, writeStatesReport } from "../../bench/report/states-report.js";
 import { parsePositiveInt, runAction } from "../shared.js";
 
 interface BenchCliOptions {
@@ -177,6 +179,36 @@ export function benchCommand(): Command {
           progress.stop();
           if (opts.json) process.stdout.write(`${JSON.stringify(run.summary)}\n`);
           else process.stdout.write(`${run.text}wrote ${run.files.join(", ")}\n`);
+        }),
+      ),
+  );
+
+  bench.addCommand(
+    commonBenchOptions(
+      new Command("states").description(
+        "States and sequences (datasets/ramem-states: moves, jobs, partners, pets, preferences, counts, first/last/previous occurrences): " +
+          "whether the currently valid state, the state valid then, or the asked-for occurrence ranks first, above the superseded statements.",
+      ),
+    )
+      .option("--data <file>", "the state/sequence set in LoCoMo format", "datasets/ramem-states/ramem-states.json")
+      .option("--k <n>", "budget K", parsePositiveInt("--k"), 10)
+      .action(async (opts: BenchCliOptions & { k: number | string }) =>
+        runAction(opts.json, async () => {
+          const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const result = await runStatesBench({
+            dataPath: opts.data,
+            variants: variantList(opts),
+            cacheDir: opts.cache,
+            embedder: await embedderFor(opts.embedder),
+            anchorer: createAnchorer(opts.anchorer, languageModelFromEnv()),
+            k: Number(opts.k),
+            ...parallelIngest(opts),
+            onProgress: (done, total, label, unit) => progress.update(done, total, `states ${label}`, unit),
+          });
+          progress.stop();
+          const files = writeStatesReport(result, resolve(opts.out), commandLine());
+          if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+          else process.stdout.write(`${statesTables(result)}\n\nwrote ${files.join(", ")}\n`);
         }),
       ),
   );

@@ -1,3 +1,4 @@
+import { verbatimText } from "../../synthesis/verbatim-text.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Role } from "../../store/api-key-contract.js";
 import type { RecallHit } from "../../model/recall.js";
@@ -42,6 +43,8 @@ export function recalledMemory(hit: RecallHit): RecalledMemory {
     rank: hit.rank,
     unitId: unit.id,
     content: unit.content,
+    verbatim: verbatimText(unit),
+    role: c.role ?? null,
     session: { id: c.session.sessionId, start: c.session.start, end: c.session.end },
     eventTime: c.eventTime ? { start: c.eventTime.start, end: c.eventTime.end, granularity: c.eventTime.granularity } : null,
     participants: [...c.participants],

@@ -91,7 +91,12 @@ const Interval = z.object({ start: z.string(), end: z.string(), granularity: z.s
 export const RecalledMemory = z.object({
   rank: z.number().int(),
   unitId: z.string(),
+  /** The restatement used to find the unit ("Caroline went…"). */
   content: z.string(),
+  /** What was said, word for word, relative times resolved beside them ("Caroline: I went yesterday (7 May 2023)"). */
+  verbatim: z.string(),
+  /** The speaker's role in a chat with an assistant; null between people. */
+  role: z.string().nullable(),
   session: z.object({ id: z.string(), start: z.string(), end: z.string() }),
   eventTime: Interval.nullable(),
   participants: z.array(z.string()),

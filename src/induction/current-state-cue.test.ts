@@ -1,0 +1,20 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { findCurrentStateCue } from "./current-state-cue.js";
+
+test("current-state cues: now-words and present-tense state questions", () => {
+  assert.equal(findCurrentStateCue("Where does Ines live now?", false), "now");
+  assert.equal(findCurrentStateCue("What brand of BBQ sauce am I currently obsessed with?", false), "currently");
+  assert.equal(findCurrentStateCue("How many videos have I completed so far?", false), "so far");
+  assert.equal(findCurrentStateCue("Where did I go on my most recent family trip?", false), "most recent");
+  assert.equal(findCurrentStateCue("Where does the user live?", false), "present tense");
+  assert.equal(findCurrentStateCue("Is Tom still dating Sam?", false), "still");
+  assert.equal(findCurrentStateCue("Does Ines have a car?", false), "present tense");
+});
+
+test("current-state cues: past questions and questions with a past time have none", () => {
+  assert.equal(findCurrentStateCue("What did Caroline research?", false), null);
+  assert.equal(findCurrentStateCue("Where did Ines live in 2022?", true), null);
+  assert.equal(findCurrentStateCue("What was Tom's job before he became a nurse?", false), null);
+  assert.equal(findCurrentStateCue("When did Melanie paint a sunrise?", false), null);
+});

@@ -1,0 +1,21 @@
+/**
+ * A question about the state that holds now: "where does she live now",
+ * "is he still dating Sam", "how many videos have I completed so far", "my
+ * most recent trip", or a plain present-tense question about a state ("what
+ * is his job?"). Such a question is answered by the currently valid
+ * statement; a superseded one ("I live in Lisbon" before "I moved to Porto")
+ * is history. A question with a past time ("in 2022", "before he moved") asks
+ * for the state valid then instead, and has no current-state cue.
+ */
+const NOW_WORDS = /\b(now|currently|current|still|anymore|any more|these days|nowadays|at the moment|right now|so far|most recent(?:ly)?|latest|at present)\b/i;
+const PRESENT_QUESTION = /^\s*(?:where|what|who|which|how many|how much|how long|how often)\b[^?]*?\b(?:do|does|is|are|am|have|has)\b(?![^?]*\b(?:did|was|were|had|ago|last)\b)/i;
+const YES_NO_PRESENT = /^\s*(?:do|does|is|are|am|have|has)\s+(?:I|you|he|she|they|we|\p{Lu}\p{Ll}+)\b(?![^?]*\b(?:did|was|were|had|ago|last)\b)/u;
+
+export function findCurrentStateCue(query: string, hasPastTime: boolean): string | null {
+  if (hasPastTime) return null;
+  const now = NOW_WORDS.exec(query);
+  if (now) return now[0];
+  // The auxiliary leads the question capitalised; the pattern reads it in lowercase.
+  const present = PRESENT_QUESTION.exec(query) ?? YES_NO_PRESENT.exec(query.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase()));
+  return present ? "present tense" : null;
+}

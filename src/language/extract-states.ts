@@ -1,0 +1,181 @@
+/**
+ * Statements of a state about the speaker — where they live, where or as what
+ * they work, who they are with, what pets and car they have, what they eat,
+ * their favourites, how many of something they have or have done — found by
+ * rules, keyed by (subject, slot). A later statement of the same slot with
+ * another value supersedes an earlier one (retrieval/validity.ts derives the
+ * validity intervals); an additive slot (a second pet) supersedes nothing, and
+ * an ending statement ("I sold my car", "we broke up") closes its slot.
+ *
+ * First person only: "I moved to Porto" is about the speaker; what the
+ * speaker says of others is left alone (too ambiguous for rules). Plans ("I'm
+ * moving next month", "I will") state no state yet.
+ */
+
+import type { StateStatement } from "../model/memory-unit.js";
+export type { StateStatement };
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+};
+const PLACE = "([A-Z][\\p{L}'’-]+(?:[ -][A-Z][\\p{L}'’-]+){0,3})";
+const NAME = "([A-Z][\\p{L}'’-]+)";
+const ROLE = "([a-z][a-z-]+(?: [a-z][a-z-]+){0,3}?)(?=[,.!?;:]| at\\b| in\\b| for\\b| now\\b| since\\b| with\\b|$)";
+const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4})";
+const ANIMAL = "(dog|cat|puppy|kitten|rabbit|bunny|parrot|budgie|hamster|guinea pig|turtle|tortoise|horse|snake|lizard|beagle|labrador|poodle|terrier|retriever|spaniel|collie|tabby)";
+const BRAND = "(?:VW|Volkswagen|Fiat|Honda|Toyota|Hyundai|Ford|BMW|Audi|Kia|Mazda|Nissan|Renault|Peugeot|Tesla|Volvo|Subaru|Skoda|Seat|Opel|Chevrolet|Mini|Jeep|Suzuki|Yamaha|Vespa)";
+const VEHICLE = "(car|truck|suv|van|motorbike|motorcycle|scooter|tesla|toyota|honda|ford|bmw|subaru|volkswagen|audi|mazda|kia|hyundai|prius|civic|corolla)";
+const COUNTED = "(kids|children|sons|daughters|grandchildren|dogs|cats|pets|bikes|cars|tanks|aquariums|siblings|brothers|sisters|roommates|plants)";
+const COUNT = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
+const NOW = "(?:now |currently |finally |just |recently |officially |actually |still |also )*";
+
+interface Rule {
+  re: RegExp;
+  /** Slot and value from the match; null drops the match. */
+  read: (m: RegExpExecArray) => Omit<StateStatement, "subject" | "evidence"> | null;
+}
+
+const set = (slot: string, value: string | undefined, additive = false) => (value ? { slot, value: clean(value), additive, ends: false } : null);
+const end = (slot: string, value = "", additive = false) => ({ slot, value: clean(value), additive, ends: true });
+
+const RULES: Rule[] = [
+  // residence
+  { re: new RegExp(`\\b(?:I|we)(?:'ve| have)? ${NOW}(?:moved|relocated) (?:back )?to ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\bI(?:'m| am) ${NOW}living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:I|we) ${NOW}live in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:I|we)(?:'ve| have) been living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b[Mm]y (?:new |own |whole |little )?(?:home|apartment|flat|house|place) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\bI(?:'ve| have) lived in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:years|months|winters|summers) living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\bsettled in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\blease\\b[^.!?]*?\\bin ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: /\b(?:I|[Ww]e)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) here\b|\b(?:I|[Ww]e)(?:'ve| have) been living here\b/u, read: () => set("residence", "@here") },
+  // job
+  { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position|role) as (?:a |an )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position) (?:at|with) ${ORG}`, "u"), read: (m) => set("employer", m[1]) },
+  { re: new RegExp(`\\bI(?:'m| am) ${NOW}working (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
+  { re: new RegExp(`\\bI ${NOW}work (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
+  { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  { re: new RegExp(`\\bI(?:'m| am) (?:now |currently |still )?(?:a|an) ${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
+  { re: /(?:^|\b)[Ss]till (?:a |an |the )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|in) (?:the|a|an) /u, read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
+  { re: new RegExp(`\\b(?:years|months) as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  { re: new RegExp(`\\bI(?:'ve| have) been (?:a |an |the )${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
+  { re: new RegExp(`\\bI (?:start|started|began) (?:work |working )?as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  { re: /\b(?:now )?I (?:own|run|opened) (?:a |an |my own |our own )([a-z]+(?: [a-z]+)?)\b/u, read: (m) => set("job", `own ${m[1]}`) },
+  { re: /\b(?:[Rr]unning|opened) (?:my|our) own ([a-z]+)\b/u, read: (m) => set("job", `own ${m[1]}`) },
+  { re: /\bI (?:just |finally |recently )*(?:quit|left|lost) (?:my job|the (?:pub|firm|school|company|office|restaurant|café|cafe|clinic|bank|agency|studio|hospital|shop))\b/u, read: () => end("job") },
+  // partner
+  { re: new RegExp(`\\b[Mm]y (?:new )?(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?),? ${NAME}`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\bI(?:'m| am|'ve been| have been) ${NOW}(?:dating|seeing|engaged to|married to) ${NAME}`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\bI ${NOW}(?:started dating|married|got engaged to|got married to) ${NAME}`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\bI ${NOW}broke up with ${NAME}`, "u"), read: (m) => end("partner", m[1]) },
+  { re: /\b(?:[Ww]e|I) (?:just |finally |recently )*(?:broke up|split up|got divorced)\b/u, read: () => end("partner") },
+  { re: new RegExp(`\\b${NAME} and I (?:have been|'ve been|are|just) (?:together|engaged|married|moved in together|dating)`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\b${NAME} and I (?:just )?moved in together`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\bI(?:'ve| have) (?:started seeing|met) someone[.!,]?\\s*(?:(?:His|Her) name is )?${NAME}`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\b${NAME} proposed\\b`, "u"), read: (m) => set("partner", m[1]) },
+  { re: /\b(?:[Ss]he|[Hh]e)(?:'s| has) been my (?:girlfriend|boyfriend|partner|wife|husband)\b/u, read: () => set("partner", "@partner") },
+  // pets: additive
+  { re: new RegExp(`\\b(?:I|[Ww]e) ${NOW}(?:adopted|got|rescued|brought home) (?:a |an |another )?(?:new )?(?:[A-Za-z-]+ ){0,2}${ANIMAL}(?:[^.!?]*?(?:named|called) ${NAME})?`, "u"), read: (m) => set("pet", m[2] ?? m[1], true) },
+  { re: new RegExp(`\\b[Mm]eet ${NAME}\\b[^]*?\\bmy (?:new )?${ANIMAL}\\b`, "u"), read: (m) => set("pet", m[1], true) },
+  { re: new RegExp(`\\b${NAME}, my (?:little |new |old )?${ANIMAL}\\b`, "u"), read: (m) => (MONTH.test(m[1]!) ? null : set("pet", m[1], true)) },
+  { re: new RegExp(`\\b(?:I|[Ww]e) (?:had to )?(?:rehomed|rehome|gave away|give away) (?:my |our )?(?:${ANIMAL} )?${NAME}`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
+  { re: new RegExp(`\\b[Mm]y ${ANIMAL}(?:,? ${NAME},?)? (?:died|passed away|ran away)\\b`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
+  { re: new RegExp(`\\b(?:I|we) (?:had to )?(?:rehome|rehomed|gave away|give away) (?:my |our )?${ANIMAL}(?: ${NAME})?`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
+  { re: new RegExp(`\\b[Mm]y ${ANIMAL},? ${NAME}`, "u"), read: (m) => set("pet", m[2], true) },
+  // car
+  { re: new RegExp(`\\bI ${NOW}(?:bought|got|leased|drive) (?:a |an |my )?(?:new |used |second-hand )?((?:[A-Z][\\w-]* )*${VEHICLE}\\w*(?: [A-Z0-9][\\w-]*)*)`, "iu"), read: (m) => set("car", m[1]) },
+  { re: new RegExp(`\\bI ${NOW}sold my (?:old )?${VEHICLE}\\b`, "iu"), read: () => end("car") },
+  { re: new RegExp(`\\bI ${NOW}sold (?:the|my) (?:old )?(?:${BRAND} )?[A-Z][\\w-]*\\b`, "u"), read: () => end("car") },
+  { re: new RegExp(`\\b[Mm]y (?:old |new |trusty )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
+  { re: new RegExp(`\\b(?:bought|got|drive|leased) (?:a |an |my )?(?:new |used |second-hand |electric )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
+  { re: new RegExp(`\\bbought (?:a |an )(?:[\\w-]+ ){0,2}(?:car|truck|bakkie|van|motorbike|motorcycle|scooter),? (?:a |an )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
+  // diet
+  { re: /\bI(?:'m| am) (?:now |currently |officially |actually )*(?:a |an )?(vegetarian|vegan|pescatarian)\b/u, read: (m) => set("diet", m[1]) },
+  { re: /\b(?:I(?:'ve| have) been|[Ss]till|years|months|[Nn]ow) (?:a |an )?(vegetarian|vegan|pescatarian)\b/u, read: (m) => set("diet", m[1]) },
+  { re: /\b(vegetarian|vegan|pescatarian) for good\b/iu, read: (m) => set("diet", m[1]) },
+  { re: /\bI (?:no longer|don't|do not|stopped|quit|gave up) eat(?:ing)? ([a-z]+)/u, read: (m) => set(`eats ${m[1]}`, "no") },
+  { re: /\bI(?:'ve| have)? (?:started|begun) eating ([a-z]+) again\b/u, read: (m) => set(`eats ${m[1]}`, "yes") },
+  // favourites
+  { re: /\bmy (?:new |current |all-time )*favou?rite ([a-z][\w -]{1,30}?) (?:is|these days is|right now is|now is|has to be) ([^.,!?;]+)/iu, read: (m) => set(`favourite ${m[1]!.toLowerCase()}`, m[2]) },
+  { re: /\b[Mm]y (?:new |current |all-time )*favou?rite ([a-z][\w -]{1,30}?), ([A-Z][^.,!?;]+)/u, read: (m) => set(`favourite ${m[1]!.toLowerCase()}`, m[2]) },
+  { re: /\b([\p{L}][\p{L}'’ -]{1,40}?), (?:it|they)(?:'s|'re| is| are) (?:still )?my (?:new )?favou?rite ([a-z]+)\b/u, read: (m) => set(`favourite ${m[2]}`, lastWords(m[1]!, 4)) },
+  { re: /\bthe ([a-z][\w -]{2,30}) is (?:still )?my (drink|band|dish|food|coffee|song|show|book|game|sport|team)\b/u, read: (m) => set(`favourite ${m[2]}`, m[1]) },
+  { re: /\b(?:They|It)(?:'s|'re| is| are) (?:still )?my (?:new )?favou?rite ([a-z]+)\b/u, read: (m) => set(`favourite ${m[1]}`, "@subject") },
+  // hobbies: several at once (additive); quitting one ends it
+  { re: /\bI(?:'ve| have) been doing ([a-z]+) (?:every|for|since|twice|three|on)\b/u, read: (m) => set("hobby", m[1], true) },
+  { re: /\bI(?:'ve| have) (?:started|taken up|picked up) ([a-z]+)(?: instead)?\b/u, read: (m) => (NOT_A_HOBBY.test(m[1]!) ? null : set("hobby", m[1], true)) },
+  { re: /\bI (?:quit|gave up|stopped) ([a-z]+)\b/u, read: (m) => (/^(my|the|a|an|eating|smoking|it|that|this)$/.test(m[1]!) ? null : end("hobby", m[1], true)) },
+  // counts
+  { re: new RegExp(`\\b(?:I|we) ${NOW}(?:have|'ve got|have got) ${COUNT} ([a-z]+s)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
+  { re: new RegExp(`\\b(?:that makes|that's|so that's|down to|up to) ${COUNT} ([a-z]+s)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
+  { re: new RegExp(`\\bI(?:'ve| have) ${NOW}(?:completed|finished|watched|read|tried|visited|run|taken|done) ${COUNT} (?:different )?([a-z]+)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`${m[2]!.toLowerCase()} done`, String(numberOf(m[1]!)))) },
+];
+
+// "I'm a bit tired", "still the best": not a job.
+const GENERIC_ROLE = /^(bit|lot|little|big|huge|fan|mess|wreck|best|same|one|way|good|great|long|new|few|mom|mum|dad|parent|mother|father|believer|member|morning person|night owl)\b/;
+const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
+const NOT_A_HOBBY = /^(seeing|dating|working|looking|thinking|feeling|going|to|a|an|the|my|eating|using|taking|getting|making|trying|planning|learning)$/;
+const GENERIC_COUNTED = new Set(["ones", "times", "of", "more", "or", "and", "days", "weeks", "months", "years", "hours", "minutes", "seconds", "things", "questions", "ideas", "options", "thoughts", "tips", "friends", "words"]);
+// "I'm moving next month", "I will", "I'm going to", "I plan to": a plan states no state yet.
+const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|thinking (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
+const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too)\b.*$/i;
+
+function numberOf(word: string): number {
+  return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORDS[word.toLowerCase()] ?? Number.NaN);
+}
+
+function clean(value: string): string {
+  return value
+    .replace(TRAILING, "")
+    .replace(/[.,!?;:]+$/, "")
+    .replace(/^(the|a|an)\s+/i, "")
+    .replace(/['’]s$/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+function lastWords(text: string, n: number): string {
+  return text.trim().split(/\s+/).slice(-n).join(" ");
+}
+
+// What "here", "she" and "they" stand for, from elsewhere in the same turn.
+const PLACE_IN_TURN = new RegExp(`\\b(?:from|in|to) ${PLACE}`, "u");
+const PARTNER_IN_TURN = new RegExp(`\\b${NAME} and I\\b`, "u");
+const NAMED_THING_BEFORE = /([A-Z][\p{L}'’-]+(?: [A-Z][\p{L}'’-]+)*)[^A-Z]*$/u;
+
+function resolve(value: string, turn: string, before: string): string | null {
+  if (value === "@here") return PLACE_IN_TURN.exec(turn)?.[1]?.toLowerCase() ?? null;
+  if (value === "@partner") return PARTNER_IN_TURN.exec(turn)?.[1]?.toLowerCase() ?? null;
+  if (value === "@subject") {
+    const m = NAMED_THING_BEFORE.exec(before);
+    return m && !/^(And|But|So|They|It|Actually|Also)$/.test(m[1]!) ? m[1]!.toLowerCase() : null;
+  }
+  return value;
+}
+
+/** The state statements of one turn by `speaker`, each slot once (the first statement of it in the turn). */
+export function extractStates(text: string, speaker: string): StateStatement[] {
+  const out: StateStatement[] = [];
+  const seen = new Set<string>();
+  let offset = 0;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const at = text.indexOf(sentence, offset);
+    offset = at >= 0 ? at + sentence.length : offset;
+    if (PLAN.test(sentence)) continue;
+    for (const rule of RULES) {
+      const m = rule.re.exec(sentence);
+      if (!m) continue;
+      const read = rule.read(m);
+      if (!read) continue;
+      const value = resolve(read.value, text, text.slice(0, Math.max(0, at) + m.index));
+      // An additive slot may hold several values in one turn ("I quit pottery, I've started bouldering").
+      const key = read.additive ? `${read.slot}\u0000${value}\u0000${read.ends}` : read.slot;
+      if (value === null || (value === "" && !read.ends) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ subject: speaker, ...read, value, evidence: m[0].trim() });
+    }
+  }
+  return out;
+}

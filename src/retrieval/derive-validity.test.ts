@@ -1,0 +1,78 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { MemoryUnit, StateStatement } from "../model/memory-unit.js";
+import { deriveValidity } from "./derive-validity.js";
+
+const unit = (id: string, day: string, states: Array<Partial<StateStatement>>, extra: Partial<MemoryUnit> = {}): MemoryUnit => ({
+  id,
+  namespace: "t",
+  content: id,
+  cue: "",
+  context: {
+    eventTime: null,
+    mentionedTimes: [],
+    session: { sessionId: `s-${day}`, start: `${day}T10:00:00.000Z`, end: `${day}T10:00:00.000Z` },
+    participants: ["Ines"],
+    location: null,
+    entities: [],
+    topic: null,
+    states: states.map((s) => ({ subject: "Ines", slot: "residence", value: "", additive: false, ends: false, evidence: "", ...s })),
+  },
+  provenance: { sessionId: `s-${day}`, turnIds: [`${id}:1`] },
+  anchoredBy: "test",
+  ...extra,
+});
+
+describe("deriveValidity", () => {
+  it("a later value of the same slot supersedes the earlier; repeating a value supersedes nothing", () => {
+    const v = deriveValidity([
+      unit("lisbon", "2022-01-10", [{ value: "lisbon" }]),
+      unit("lisbon-again", "2022-06-01", [{ value: "lisbon" }]),
+      unit("porto", "2023-02-01", [{ value: "porto" }]),
+    ]);
+    assert.deepEqual(v.get("lisbon"), { states: ["residence = lisbon"], validFrom: "2022-01-10T10:00:00.000Z", validTo: "2023-02-01T10:00:00.000Z", supersededBy: "porto", origin: "rule" });
+    assert.equal(v.get("lisbon-again")!.supersededBy, "porto");
+    assert.equal(v.get("porto")!.validTo, null);
+  });
+
+  it("a change the turn dates shortly before it was said counts from then", () => {
+    const moved = unit("porto", "2023-02-10", [{ value: "porto" }]);
+    moved.context.eventTime = { start: "2023-02-01T00:00:00.000Z", end: "2023-02-08T00:00:00.000Z", granularity: "week" };
+    const v = deriveValidity([unit("lisbon", "2022-01-10", [{ value: "lisbon" }]), moved]);
+    assert.equal(v.get("lisbon")!.validTo, "2023-02-01T00:00:00.000Z");
+  });
+
+  it("pets add up: a second pet supersedes nothing, a pet that died ends only itself", () => {
+    const pet = (value: string, ends = false) => ({ slot: "pet", value, additive: true, ends });
+    const v = deriveValidity([unit("rex", "2022-01-01", [pet("rex")]), unit("miso", "2022-05-01", [pet("miso")]), unit("rex-died", "2023-01-01", [pet("rex", true)])]);
+    assert.equal(v.get("rex")!.supersededBy, "rex-died");
+    assert.equal(v.get("miso")!.supersededBy, null);
+    assert.equal(v.has("rex-died"), false, "an ending statement states no state of its own");
+  });
+
+  it("an ending statement closes a slot; other subjects and slots are apart", () => {
+    const v = deriveValidity([
+      unit("car", "2022-01-01", [{ slot: "car", value: "civic" }]),
+      unit("sold", "2022-09-01", [{ slot: "car", ends: true }]),
+      unit("tom", "2022-10-01", [{ slot: "car", value: "tesla", subject: "Tom" }]),
+    ]);
+    assert.equal(v.get("car")!.supersededBy, "sold");
+    assert.equal(v.get("tom")!.supersededBy, null);
+  });
+
+  it("a unit stating two slots is superseded only when both are", () => {
+    const v = deriveValidity([unit("both", "2022-01-01", [{ value: "lisbon" }, { slot: "job", value: "nurse" }]), unit("porto", "2023-01-01", [{ value: "porto" }])]);
+    assert.equal(v.get("both")!.supersededBy, null);
+    assert.equal(v.get("both")!.validTo, null);
+  });
+
+  it("a user's override wins over the rules, both ways", () => {
+    const v = deriveValidity([
+      unit("lisbon", "2022-01-10", [{ value: "lisbon" }], { supersession: { supersededBy: null, at: "2024-01-01T00:00:00.000Z" } }),
+      unit("porto", "2023-02-01", [{ value: "porto" }]),
+      unit("note", "2023-03-01", [], { supersession: { supersededBy: "porto", at: "2024-01-01T00:00:00.000Z" } }),
+    ]);
+    assert.deepEqual([v.get("lisbon")!.supersededBy, v.get("lisbon")!.origin], [null, "user"]);
+    assert.deepEqual([v.get("note")!.supersededBy, v.get("note")!.validTo], ["porto", "2023-02-01T10:00:00.000Z"]);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * States and supersession end to end, through Memory.recall on the embedded
+ * store: the example that opened the issue ("I live in Lisbon", later "I
+ * moved to Porto last week"; "where does the user live?").
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Memory } from "../memory.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import type { SessionWithTurns } from "../model/conversation.js";
+
+const chat = (id: string, day: string, lines: string[]): SessionWithTurns => ({
+  session: { id, namespace: "moves", startTime: `${day}T10:00:00.000Z`, endTime: `${day}T10:00:00.000Z`, participants: [] },
+  turns: lines.flatMap((text, i) => [
+    { id: `${id}:${2 * i + 1}`, speaker: "user", role: "user" as const, text },
+    { id: `${id}:${2 * i + 2}`, speaker: "assistant", role: "assistant" as const, text: "That sounds lovely, tell me more." },
+  ]),
+});
+
+async function movesMemory(): Promise<Memory> {
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder() });
+  await memory.ingest([
+    chat("s1", "2022-03-01", ["I live in Lisbon, in a small flat where I live with two cats.", "Any tips for cafes?"]),
+    chat("s2", "2022-09-10", ["I still live in Lisbon and I love where I live.", "What should I cook for dinner?"]),
+    chat("s3", "2023-02-10", ["Big news: I moved to Porto last week!", "Can you suggest moving-in gifts?"]),
+  ]);
+  return memory;
+}
+
+test("a current-state question puts the valid state first and marks the superseded ones", async () => {
+  const memory = await movesMemory();
+  const { hits, frame } = await memory.recall("Where does the user live?", { namespace: "moves", k: 12 });
+  assert.equal(frame?.currentState?.evidence, "present tense");
+  assert.equal(hits[0]!.unit.provenance.turnIds[0], "s3:1", hits.map((h) => `${h.unit.provenance.turnIds[0]} ${h.reasons.join("; ")}`).join("\n"));
+  assert.match(hits[0]!.reasons.join(" "), /supersedes/);
+  const lisbon = hits.filter((h) => /Lisbon/.test(h.unit.content));
+  assert.ok(lisbon.length >= 2);
+  // The move is dated by the turn: "last week", said on 10 February 2023.
+  for (const h of lisbon) assert.match(h.reasons.join(" "), /superseded on 2023-01-30 by u_/);
+  await memory.close();
+});
+
+test("a question about the past selects the state valid then", async () => {
+  const memory = await movesMemory();
+  const { hits } = await memory.recall("Where did I live in 2022?", { namespace: "moves", k: 5 });
+  assert.match(hits[0]!.unit.content, /Lisbon/, hits.map((h) => `${h.unit.content} | ${h.reasons.join("; ")}`).join("\n"));
+  await memory.close();
+});
