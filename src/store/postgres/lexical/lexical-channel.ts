@@ -1,5 +1,6 @@
 import type { ScoredUnitId } from "../../contract.js";
 import type { Queryable } from "../schema.js";
+import type { FilterNode } from "../../../model/memory-filter.js";
 
 /**
  * The postgres dialect's lexical channel, version 1: how `searchLexical`
@@ -16,6 +17,10 @@ export interface LexicalChannel {
   readonly specificationVersion: "v1";
   /** Names the ranking, e.g. "ts_rank_cd/english". */
   readonly id: string;
-  /** Best first, ranks 1-based, scores higher-is-better and finite; at most `limit` rows, all of `namespace`. */
-  search(db: Queryable, namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]>;
+  /**
+   * Best first, ranks 1-based, scores higher-is-better and finite; at most
+   * `limit` rows, all of `namespace` and, when `where` is given, all
+   * selected by it (postgresFilter, over `units u JOIN sessions s`).
+   */
+  search(db: Queryable, namespace: string, terms: readonly string[], limit: number, where?: FilterNode): Promise<ScoredUnitId[]>;
 }
