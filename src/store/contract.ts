@@ -179,6 +179,8 @@ export interface MemoryStore {
    * unit that follows it.
    */
   listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
+  /** The turn ids a session's units cover, in conversation order (an append checks new ids against them without reading the units). */
+  listTurnIds(namespace: string, sessionId: string): Promise<string[]>;
   /** How many units listUnits would return for the filter without limit and offset. */
   countUnits(namespace: string, filter?: UnitFilter): Promise<number>;
   /**

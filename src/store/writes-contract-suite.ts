@@ -41,6 +41,8 @@ export function runWritesContractSuite(withStore: (fn: (store: MemoryStore) => P
         assert.equal((await store.searchLexical(s.namespace, ["ordinary"], 10)).length, 4);
         assert.equal((await store.searchDense(s.namespace, added[1]!.embedding, 1))[0]?.id, added[1]!.unit.id);
         assert.equal((await store.getUnits(s.namespace, [added[0]!.unit.id]))[0]?.createdAt, "2023-05-08T15:00:01Z");
+        assert.deepEqual(await store.listTurnIds(s.namespace, s.id), ["s1-t0", "s1-t1", "s1-t2", "s1-t3"]);
+        assert.deepEqual(await store.listTurnIds("ns-other", s.id), []);
 
         await assert.rejects(store.appendUnits(wider, "h3", [makeRecord(wider, 4)], { expectedHash: "h1" }), code("SESSION_CHANGED"));
         await assert.rejects(store.appendUnits(makeSession({ id: "nope" }), "h", [makeRecord(makeSession({ id: "nope" }), 0)], { expectedHash: "h" }), code("SESSION_CHANGED"));
@@ -127,7 +129,7 @@ export function runWritesContractSuite(withStore: (fn: (store: MemoryStore) => P
       });
     });
 
-    it("deleteSession and deleteNamespace record forgotten for each unit and clear the texts", async () => {
+    it("deleteSession records forgotten for each unit and erases the texts and the session id; deleteNamespace erases the namespace's history", async () => {
       await withStore(async (store) => {
         const a = makeSession({ id: "a" });
         const b = makeSession({ id: "b", startTime: "2023-06-01T00:00:00Z" });
@@ -136,16 +138,13 @@ export function runWritesContractSuite(withStore: (fn: (store: MemoryStore) => P
         await store.replaceSession(a, "ha", ra);
         await store.replaceSession(b, "hb", rb);
         await store.deleteSession(a.namespace, a.id, change("2023-07-01T00:00:00Z"));
-        assert.deepEqual((await store.unitHistory(a.namespace, ra[1]!.unit.id)).map((e) => [e.event, e.text]), [
-          ["created", null],
-          ["forgotten", null],
+        assert.deepEqual((await store.unitHistory(a.namespace, ra[1]!.unit.id)).map((e) => [e.event, e.sessionId, e.text]), [
+          ["created", "", null],
+          ["forgotten", "", null],
         ]);
         assert.equal((await store.unitHistory(b.namespace, rb[0]!.unit.id))[0]?.text, rb[0]!.unit.content, "another session keeps its texts");
         await store.deleteNamespace(b.namespace, change("2023-07-02T00:00:00Z"));
-        assert.deepEqual((await store.unitHistory(b.namespace, rb[0]!.unit.id)).map((e) => [e.event, e.text]), [
-          ["created", null],
-          ["forgotten", null],
-        ]);
+        assert.deepEqual(await store.unitHistory(b.namespace, rb[0]!.unit.id), []);
       });
     });
   });

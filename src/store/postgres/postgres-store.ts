@@ -353,8 +353,17 @@ class PostgresStore implements MemoryStore {
     return rows.map((r) => ({ unitId: r.unit_id, sessionId: r.session_id, event: r.event, at: r.at, actor: r.actor, text: r.text, previousText: r.previous_text }));
   }
 
-  /** "forgotten" for each unit a delete is about to remove, then their text out of the history (same transaction). */
+  /**
+   * "forgotten" for each unit a delete is about to remove, then their text
+   * out of the history (same transaction). A forgotten session takes its id
+   * out of the history too (sessionId ""), a forgotten namespace its whole
+   * history, as SQLite does.
+   */
   private async recordForgotten(c: pg.PoolClient, namespace: string, stamp: ChangeStamp, scope: { unitId?: string; sessionId?: string }): Promise<void> {
+    if (scope.unitId === undefined && scope.sessionId === undefined) {
+      await c.query("DELETE FROM unit_history WHERE namespace = $1", [namespace]);
+      return;
+    }
     const params: unknown[] = [namespace, stamp.at, stamp.actor];
     let where = "";
     if (scope.unitId !== undefined) {
@@ -374,6 +383,7 @@ class PostgresStore implements MemoryStore {
       `UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = $1 ${scoped} AND (text IS NOT NULL OR previous_text IS NOT NULL)`,
       scoped ? [namespace, scope.unitId ?? scope.sessionId] : [namespace],
     );
+    if (scope.sessionId !== undefined) await c.query("UPDATE unit_history SET session_id = '' WHERE namespace = $1 AND session_id = $2", [namespace, scope.sessionId]);
   }
 
   async getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]> {
@@ -428,6 +438,14 @@ class PostgresStore implements MemoryStore {
       params,
     );
     return rows.map(toUnit);
+  }
+
+  async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
+    const { rows } = await this.q<{ id: string }>(
+      "SELECT t.id FROM units u, unnest(u.turn_ids) WITH ORDINALITY AS t (id, n) WHERE u.namespace = $1 AND u.session_id = $2 ORDER BY u.seq, t.n",
+      [namespace, sessionId],
+    );
+    return rows.map((r) => r.id);
   }
 
   async countUnits(namespace: string, filter: UnitFilter = {}): Promise<number> {

@@ -297,8 +297,17 @@ class SqliteStore implements MemoryStore {
     }
   }
 
-  /** "forgotten" for each unit a delete is about to remove, then their text out of the history. */
+  /**
+   * "forgotten" for each unit a delete is about to remove, then their text
+   * out of the history. A forgotten session takes its id out of the history
+   * too (the events stay, with sessionId ""), a forgotten namespace its whole
+   * history: ids and names are what a user deletes as well.
+   */
   private recordForgotten(namespace: string, stamp: ChangeStamp, scope: { unitId?: string; sessionId?: string }): void {
+    if (scope.unitId === undefined && scope.sessionId === undefined) {
+      this.stmt("DELETE FROM unit_history WHERE namespace = ?").run(namespace);
+      return;
+    }
     const where = scope.unitId !== undefined ? "AND id = ?" : scope.sessionId !== undefined ? "AND session_id = ?" : "";
     const params = [stamp.at, stamp.actor, namespace, ...(scope.unitId !== undefined ? [scope.unitId] : scope.sessionId !== undefined ? [scope.sessionId] : [])];
     this.stmt(
@@ -306,6 +315,7 @@ class SqliteStore implements MemoryStore {
        SELECT namespace, id, session_id, 'forgotten', ?, ? FROM units WHERE namespace = ? ${where} ORDER BY session_id, seq`,
     ).run(...params);
     this.eraseHistoryText(namespace, scope);
+    if (scope.sessionId !== undefined) this.stmt("UPDATE unit_history SET session_id = '' WHERE namespace = ? AND session_id = ?").run(namespace, scope.sessionId);
   }
 
   async appendUnits(session: Session, contentHash: string, units: UnitRecord[], options: AppendUnitsOptions): Promise<void> {
@@ -443,6 +453,15 @@ class SqliteStore implements MemoryStore {
        ORDER BY s.start_ms, u.session_id, u.seq LIMIT ? OFFSET ?`,
     ).all(...params) as UnitRow[];
     return rows.map(toUnit);
+  }
+
+  async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
+    this.assertOpen();
+    return this.stmt(
+      "SELECT t.value FROM units u, json_each(u.body, '$.provenance.turnIds') t WHERE u.namespace = ? AND u.session_id = ? ORDER BY u.seq, t.key",
+    )
+      .pluck()
+      .all(namespace, sessionId) as string[];
   }
 
   async countUnits(namespace: string, filter: UnitFilter = {}): Promise<number> {
