@@ -81,7 +81,7 @@ export function checkMetadata(value: unknown, where: string): Metadata {
 }
 
 /** The same rule for the zod schemas of the model and the faces. */
-export const MetadataSchema = z.custom<Metadata>().superRefine((value, ctx) => {
+export const MetadataSchema = (z.record(z.string(), z.unknown()) as unknown as z.ZodType<Metadata>).superRefine((value, ctx) => {
   const problem = metadataProblem(value);
   if (problem) ctx.addIssue({ code: "custom", message: problem.path ? `${problem.path}: ${problem.message}` : problem.message });
 }).meta({ description: `JSON object, at most ${MAX_METADATA_BYTES} bytes; keys are letters, digits, _ and -` });

@@ -44,7 +44,7 @@ describe("ramem mcp (stdio)", () => {
       const mcp = await startMcp(["--db", db, "--embedder", "hash"]);
       try {
         const { tools } = await mcp.client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember"]);
+        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember", "update"]);
         const stored = await mcp.call("remember", {
           namespace: "agent",
           sessionTime: "2023-05-08",
@@ -174,7 +174,7 @@ describe("ramem mcp (stdio), requests pipelined without waiting", () => {
         rpc(4, "tools/call", { name: "remember", arguments: { namespace: "agent", turns: [{ speaker: "Ana", text: "nul \u0000 here" }] } }),
         rpc(5, "tools/list", {}),
       ]);
-      assert.deepEqual(responses.get(1)?.error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget" });
+      assert.deepEqual(responses.get(1)?.error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget, update" });
       assert.equal(responses.get(2)?.error?.code, -32602);
       assert.match(responses.get(2)?.error?.message, /params\.arguments must be an object/);
       assert.equal(responses.get(3)?.error?.code, -32700);
