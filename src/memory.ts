@@ -18,7 +18,7 @@ import { importNamespace, type ImportReport } from "./portability/import-namespa
 import { KeyedLock } from "./util/keyed-lock.js";
 import { updateUnit } from "./anchoring/update-unit.js";
 import { chooseSession, DEFAULT_IDLE_MINUTES } from "./anchoring/choose-session.js";
-import { DEFAULT_SPEAKER_NAMES, messagesToTurns, type AddMessage, type SpeakerNames } from "./anchoring/messages-to-turns.js";
+import { DEFAULT_SPEAKER_NAMES, messagesToTurns, type AddMessage, type SpeakerNames } from "./formats/messages-to-turns.js";
 import { NamespaceName, type TurnRole } from "./model/conversation.js";
 import { parseFilter, andFilters, type FilterInput, type FilterNode } from "./model/memory-filter.js";
 import { changeStamp, type UnitHistoryEvent } from "./model/unit-history.js";

@@ -22,7 +22,7 @@ export function renderHit(hit: RecallHit): string {
   return [
     `#${hit.rank}  [${unit.provenance.turnIds.map(esc).join(", ")}] ${esc(unit.content)}`,
     `     ${coords.join(" | ")}`,
-    `     ${hit.reasons.map(esc).join("; ")} · content score ${hit.score.toFixed(4)}`,
+    `     ${hit.reasons.map(esc).join("; ")} · score ${hit.score.toFixed(2)} (content ${hit.contentScore.toFixed(4)})`,
   ].join("\n");
 }
 
@@ -30,10 +30,13 @@ export function hitToJson(hit: RecallHit) {
   return {
     rank: hit.rank,
     score: hit.score,
+    contentScore: hit.contentScore,
     id: hit.unit.id,
     content: hit.unit.content,
     context: hit.unit.context,
     provenance: hit.unit.provenance,
+    ...(hit.unit.metadata ? { metadata: hit.unit.metadata } : {}),
+    ...(hit.unit.createdAt ? { createdAt: hit.unit.createdAt } : {}),
     channels: hit.channels,
     reasons: hit.reasons,
   };

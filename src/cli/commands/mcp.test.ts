@@ -183,7 +183,7 @@ describe("ramem mcp (stdio), requests pipelined without waiting", () => {
       const nul = responses.get(4)?.result;
       assert.equal(nul?.isError, true, JSON.stringify(responses.get(4)));
       assert.match(nul.content[0].text, /contains a NUL character \(U\+0000\) at character 5;.* at turns\[0\]\.text/);
-      assert.equal(responses.get(5)?.result?.tools?.length, 4, "the server goes on");
+      assert.equal(responses.get(5)?.result?.tools?.length, 5, "the server goes on");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -13,6 +13,7 @@ import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutp
 import { actorOf } from "../auth/principal.js";
 import { describeAnswer, describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
 import { echoValue } from "../../model/echo-value.js";
+import { packageVersion } from "../../util/package-version.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -23,7 +24,7 @@ export interface McpServerOptions {
 }
 
 export const MCP_SERVER_NAME = "ramem";
-export const MCP_SERVER_VERSION = "0.1.0";
+export const MCP_SERVER_VERSION = packageVersion();
 
 export const NO_LLM_NOTICE =
   "No LLM is configured on this ramem server, so it returns the evidence instead of an answer (whoever runs it can set RAMEM_LLM_MODEL and RAMEM_LLM_BASE_URL). Answer from the memories below yourself: each carries its session date, turn ids and event time, so check that a memory's episode fits the question before using it.";

@@ -2,7 +2,17 @@ import { TurnRole } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import { echoValue } from "../model/echo-value.js";
 import type { Metadata } from "../model/metadata.js";
-import type { TurnInput } from "./session-from-turns.js";
+
+/** One turn as messagesToTurns gives it: the shape Memory.appendTurns takes (anchoring/session-from-turns.ts). */
+export interface TurnInput {
+  id?: string;
+  speaker: string;
+  text: string;
+  role?: TurnRole;
+  time?: string;
+  attachments?: Array<{ kind: "image" | "file"; caption: string; url?: string }>;
+  metadata?: Metadata;
+}
 
 /** A message as agent frameworks pass them (OpenAI, Vercel AI SDK, LangChain): a role and content. */
 export interface AgentMessage {
