@@ -57,7 +57,7 @@ export interface PostgresStoreOptions {
   lexical?: LexicalChannel;
 }
 
-/** Measured (src/store/bench-latency.ts, 512 dims): exact 22.5 ms vs HNSW 5.1 ms p50 at 6,000 units; exact is linear, so they meet near 1,500. */
+/** Measured (bench/store-latency.ts, 512 dims): exact 22.5 ms vs HNSW 5.1 ms p50 at 6,000 units; exact is linear, so they meet near 1,500. */
 export const DEFAULT_EXACT_SEARCH_MAX_UNITS = 2_000;
 
 /**
