@@ -5,14 +5,9 @@ import { inTransaction } from "./in-transaction.js";
 import type { FilterNode } from "../../model/memory-filter.js";
 import { postgresFilter } from "./postgres-filter.js";
 
-/** How a dense search was answered; reported to `onDenseSearch` (tests, benches). */
-export type DensePath = "exact" | "hnsw" | "hnsw-then-exact";
+import type { DensePath, DenseSearchInfo } from "./dense-search-info.js";
 
-export interface DenseSearchInfo {
-  path: DensePath;
-  namespaceUnits: number;
-  rows: number;
-}
+export type { DensePath, DenseSearchInfo } from "./dense-search-info.js";
 
 export interface DenseSearchOptions {
   /** Namespaces with at most this many units are searched exactly (no index). */

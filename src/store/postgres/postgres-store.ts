@@ -26,7 +26,8 @@ import { metadataColumn, stampOrNow, unitBody, unitFromRow, unitTimes } from "..
 import { postgresFilter } from "./postgres-filter.js";
 import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
-import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
+import { searchDenseComplete } from "./dense-search.js";
+import type { DenseSearchInfo } from "./dense-search-info.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";

@@ -1,6 +1,14 @@
 import type { ScoredUnitId } from "../../contract.js";
-import type { Queryable } from "../schema.js";
 import type { FilterNode } from "../../../model/memory-filter.js";
+
+/**
+ * What a lexical channel queries through: a pg Pool or PoolClient, described
+ * by shape so that the public types name nothing of pg (whose types are not a
+ * dependency of ramem's users).
+ */
+export interface Queryable {
+  query<R = Record<string, unknown>>(config: string | { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 
 /**
  * The postgres dialect's lexical channel, version 1: how `searchLexical`
