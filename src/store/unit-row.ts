@@ -62,3 +62,27 @@ export function unitTimes(
     event: changed ? "updated" : null,
   };
 }
+
+/** Every read of a unit joins its session: the span a unit shows is the session's current one (both dialects). */
+export const UNITS_WITH_SESSION = "units u JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id";
+export const UNIT_COLUMNS = "u.body AS body, s.start_time AS start_time, s.end_time AS end_time, u.metadata AS metadata, u.created_at AS created_at, u.updated_at AS updated_at";
+
+/** A row of UNIT_COLUMNS; `Json` is how the driver hands JSON back (text in SQLite, parsed in PostgreSQL). */
+export interface UnitColumns<Json> {
+  body: Json;
+  start_time: string;
+  end_time: string;
+  metadata: Json | null;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+export function unitFromColumns<Json>(r: UnitColumns<Json>, parse: (json: Json) => unknown): MemoryUnit {
+  return unitFromRow(parse(r.body) as MemoryUnit, {
+    sessionStart: r.start_time,
+    sessionEnd: r.end_time,
+    metadata: r.metadata === null ? null : (parse(r.metadata) as Metadata),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  });
+}

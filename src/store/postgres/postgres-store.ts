@@ -22,7 +22,7 @@ import type {
 } from "../contract.js";
 import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
 import type { Metadata } from "../../model/metadata.js";
-import { metadataColumn, stampOrNow, unitBody, unitFromRow, unitTimes } from "../unit-row.js";
+import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
 import { postgresFilter } from "./postgres-filter.js";
 import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
@@ -604,22 +604,9 @@ class PostgresStore implements MemoryStore {
   }
 }
 
-/** Every read of a unit joins its session: the span a unit shows is the session's current one. */
-const UNITS_WITH_SESSION = "units u JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id";
-const UNIT_COLUMNS = "u.body AS body, s.start_time AS start_time, s.end_time AS end_time, u.metadata AS metadata, u.created_at AS created_at, u.updated_at AS updated_at";
+type UnitRow = UnitColumns<MemoryUnit | Metadata>;
 
-interface UnitRow {
-  body: MemoryUnit;
-  start_time: string;
-  end_time: string;
-  metadata: Metadata | null;
-  created_at: string | null;
-  updated_at: string | null;
-}
-
-function toUnit(r: UnitRow): MemoryUnit {
-  return unitFromRow(r.body, { sessionStart: r.start_time, sessionEnd: r.end_time, metadata: r.metadata, createdAt: r.created_at, updatedAt: r.updated_at });
-}
+const toUnit = (r: UnitRow): MemoryUnit => unitFromColumns(r, (j) => j);
 
 /** The WHERE of listUnits and countUnits over `units u JOIN sessions s`; parameters appended to `params`. */
 function unitWhere(namespace: string, filter: UnitFilter, params: unknown[]): string {

@@ -21,7 +21,7 @@ import type {
   WriteOptions,
 } from "../contract.js";
 import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
-import { metadataColumn, stampOrNow, unitBody, unitFromRow, unitTimes } from "../unit-row.js";
+import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
 import { sqliteFilter } from "./sqlite-filter.js";
 import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { checkReadable, migrate } from "./schema.js";
@@ -667,28 +667,9 @@ function secureDeleteFts(db: Database.Database): void {
   db.exec("INSERT INTO fts(fts, rank) VALUES ('secure-delete', 1)");
 }
 
-/** Every read of a unit joins its session: the span a unit shows is the session's current one. */
-const UNITS_WITH_SESSION = "units u JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id";
-const UNIT_COLUMNS = "u.body AS body, s.start_time AS start_time, s.end_time AS end_time, u.metadata AS metadata, u.created_at AS created_at, u.updated_at AS updated_at";
+type UnitRow = UnitColumns<string>;
 
-interface UnitRow {
-  body: string;
-  start_time: string;
-  end_time: string;
-  metadata: string | null;
-  created_at: string | null;
-  updated_at: string | null;
-}
-
-function toUnit(r: UnitRow): MemoryUnit {
-  return unitFromRow(JSON.parse(r.body) as MemoryUnit, {
-    sessionStart: r.start_time,
-    sessionEnd: r.end_time,
-    metadata: r.metadata ? (JSON.parse(r.metadata) as Record<string, never>) : null,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  });
-}
+const toUnit = (r: UnitRow): MemoryUnit => unitFromColumns(r, (j) => JSON.parse(j));
 
 /** The WHERE of listUnits and countUnits over `units u JOIN sessions s`; parameters appended to `params`. */
 function unitWhere(namespace: string, filter: UnitFilter, params: unknown[]): string {
