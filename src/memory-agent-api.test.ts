@@ -9,6 +9,9 @@ import { Memory } from "./memory.js";
 import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
 import { createHashEmbedder } from "./providers/hash-embedder.js";
 import { RamemError } from "./model/errors.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 async function open(options: Partial<ConstructorParameters<typeof Memory>[0]> = {}): Promise<Memory> {
   return new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder(), defaultNamespace: "agent", ...options });
@@ -159,5 +162,28 @@ describe("get, getAll, update, history, delete, reset", () => {
     await assert.rejects(memory.recall("heron", { minScore: 2 }), code("BAD_MIN_SCORE"));
     await assert.rejects(memory.recall("heron", { namespace: "bad name!" }), code("BAD_NAMESPACE"));
     assert.deepEqual((await memory.recall("heron", { namespace: "empty-one" })).hits, [], "an empty namespace recalls nothing, without error");
+  });
+});
+
+describe("history is stored", () => {
+  it("survives closing the store: another handle on the file (another process) reads the same events", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ramem-history-"));
+    try {
+      const path = join(dir, "h.db");
+      const first = new Memory({ store: await openSqliteStore(path), embedder: createHashEmbedder() });
+      const r = await first.add([{ role: "user", content: "I play the oboe." }], { now: T0, actor: "key-a" });
+      await first.update(r.unitIds[0]!, { text: "I play the bassoon." }, { actor: "key-b", now: minutes(1) });
+      await first.close();
+      const second = new Memory({ store: await openSqliteStore(path), embedder: createHashEmbedder() });
+      try {
+        const events = await second.history(r.unitIds[0]!);
+        assert.deepEqual(events.map((e) => [e.event, e.actor, e.at]), [["created", "key-a", T0.toISOString()], ["updated", "key-b", minutes(1).toISOString()]]);
+        assert.match(events[1]!.previousText ?? "", /oboe/);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
