@@ -51,7 +51,7 @@ export interface AddOptions extends ActorOptions {
   namespace?: string;
   /** Default: the latest session unless idle too long (MemoryOptions.idleMinutes), else a new one. */
   sessionId?: string;
-  /** The caller's JSON object: on this call's turns (their units inherit it), and on the session when the call starts it. */
+  /** The caller's JSON object: on this call's turns (their units inherit it), and merged into the session's metadata (stored units keep theirs). */
   metadata?: Metadata;
   /** The time of messages without createdAt, and the clock of the idle check. */
   now?: Date;
