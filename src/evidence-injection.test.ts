@@ -94,7 +94,7 @@ const batch: fc.Arbitrary<Batch> = fc
         provenance: { sessionId: s.id, turnIds: u.turnIds },
         anchoredBy: "fuzz",
       };
-      return { unit, rank: i + 1, score: 1 - i / 100, channels: { lexical: { rank: i + 1, score: 1 } }, reasons: [`context: about ${u.reason}`, "content: lexical #1"] };
+      return { unit, rank: i + 1, score: 1 - i / 100, contentScore: 1 - i / 100, channels: { lexical: { rank: i + 1, score: 1 } }, reasons: [`context: about ${u.reason}`, "content: lexical #1"] };
     });
     const frame: RecallFrame = {
       ...EMPTY_FRAME("What happened?", [note]),

@@ -3,10 +3,39 @@
 export * from "./model/index.js";
 export type { Embedder } from "./providers/embedder.js";
 export type { LanguageModel, ChatMessage, CompletionRequest, CompletionResult } from "./providers/language-model.js";
-export type { MemoryStore, UnitRecord, SessionRecords, ScoredUnitId, StoredSession, UnitFilter, StoreStats, ScrubOptions, ScrubReport } from "./store/contract.js";
+export type {
+  MemoryStore,
+  UnitRecord,
+  SessionRecords,
+  ScoredUnitId,
+  StoredSession,
+  UnitFilter,
+  StoreStats,
+  ScrubOptions,
+  ScrubReport,
+  SearchOptions,
+  ReplaceSessionOptions,
+  AppendUnitsOptions,
+  UpdateUnitsOptions,
+  WriteOptions,
+} from "./store/contract.js";
 export type { Anchorer, AnchorResult } from "./anchoring/anchorer.js";
 
-export { Memory, type MemoryOptions, type RecallOptions, type ForgetOptions } from "./memory.js";
+export {
+  Memory,
+  checkNamespace,
+  type MemoryOptions,
+  type RecallOptions,
+  type ForgetOptions,
+  type AddOptions,
+  type AddReport,
+  type ActorOptions,
+  type GetAllOptions,
+  type GetAllResult,
+} from "./memory.js";
+export { messagesToTurns, DEFAULT_SPEAKER_NAMES, type AgentMessage, type SpeakerMessage, type AddMessage, type MessagePart, type SpeakerNames } from "./formats/messages-to-turns.js";
+export { finalScores, SCORE_WEIGHTS, type ScoreFeatures } from "./retrieval/final-score.js";
+export { updateUnit } from "./anchoring/update-unit.js";
 export { openMemory, type OpenMemoryOptions, type EmbedderName } from "./open-memory.js";
 export { createRuleAnchorer, RULE_ANCHORER_ID } from "./anchoring/rule-anchorer.js";
 export { ingestSessions, type IngestReport, type IngestProgress } from "./anchoring/ingest-sessions.js";

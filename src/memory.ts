@@ -9,6 +9,7 @@ import { createRuleAnchorer } from "./anchoring/rule-anchorer.js";
 import type { FusionWeights } from "./retrieval/content-recall.js";
 import { runRecall, type RecallOutcome, type RecallSwitches } from "./retrieval/recall-pipeline.js";
 import { RamemError } from "./model/errors.js";
+import { checkMetadata } from "./model/metadata.js";
 import { askMemory, type AskOptions, type AskResult } from "./synthesis/ask.js";
 import { appendTurns, type AppendTurnsReport, type AppendTurnsRequest } from "./anchoring/append-turns.js";
 import { forgetUnit } from "./anchoring/forget-unit.js";
@@ -16,6 +17,14 @@ import { reanchorNamespace } from "./anchoring/reanchor-namespace.js";
 import { exportNamespace } from "./portability/export-namespace.js";
 import { importNamespace, type ImportReport } from "./portability/import-namespace.js";
 import { KeyedLock } from "./util/keyed-lock.js";
+import { updateUnit } from "./anchoring/update-unit.js";
+import { chooseSession, DEFAULT_IDLE_MINUTES } from "./anchoring/choose-session.js";
+import { DEFAULT_SPEAKER_NAMES, messagesToTurns, type AddMessage, type SpeakerNames } from "./formats/messages-to-turns.js";
+import { NamespaceName, type TurnRole } from "./model/conversation.js";
+import { parseFilter, andFilters, type FilterInput, type FilterNode } from "./model/memory-filter.js";
+import { changeStamp, type UnitHistoryEvent } from "./model/unit-history.js";
+import type { Metadata } from "./model/metadata.js";
+import { echoValue } from "./model/echo-value.js";
 
 export interface MemoryOptions {
   store: MemoryStore;
@@ -24,6 +33,52 @@ export interface MemoryOptions {
   languageModel?: LanguageModel;
   /** Used when a call names no namespace. */
   defaultNamespace?: string;
+  /**
+   * `add` without a sessionId continues the namespace's latest session
+   * unless its last turn is older than this (default 30 minutes); then it
+   * starts a new one.
+   */
+  idleMinutes?: number;
+  /** Who speaks for a role when a message has no `name`: fixed, or per namespace. Default "user", "assistant", ... */
+  speakerNames?: Partial<Record<TurnRole, string>> | ((namespace: string) => Partial<Record<TurnRole, string>>);
+}
+
+/** Who made a change (history's actor): an API key's name on the server; default "library". */
+export interface ActorOptions {
+  actor?: string;
+}
+
+export interface AddOptions extends ActorOptions {
+  namespace?: string;
+  /** Default: the latest session unless idle too long (MemoryOptions.idleMinutes), else a new one. */
+  sessionId?: string;
+  /** The caller's JSON object: on this call's turns (their units inherit it), and merged into the session's metadata (stored units keep theirs). */
+  metadata?: Metadata;
+  /** The time of messages without createdAt, and the clock of the idle check. */
+  now?: Date;
+}
+
+export interface AddReport extends AppendTurnsReport {
+  /** Why this session: the caller named it, the latest one continued, or a new one (first, or after the idle gap). */
+  sessionChoice: "given" | "continued" | "new";
+}
+
+export interface GetAllOptions {
+  namespace?: string;
+  /** The filter language of recall (model/memory-filter.ts). */
+  filter?: FilterInput;
+  /** Page size, 1 to 1000 (default 100). */
+  limit?: number;
+  /** The nextCursor of the previous page. */
+  cursor?: string;
+}
+
+export interface GetAllResult {
+  memories: MemoryUnit[];
+  /** Units the filter selects in all (every page). */
+  total: number;
+  /** Pass to the next call for the next page; null on the last page. */
+  nextCursor: string | null;
 }
 
 export interface ForgetOptions {
@@ -40,6 +95,10 @@ export interface RecallOptions {
   fusion?: FusionWeights;
   /** When the question is asked (ISO): grounds relative times like "last year". */
   questionDate?: string;
+  /** Only units this filter selects (model/memory-filter.ts), searched so inside the store. */
+  filter?: FilterInput;
+  /** Drop hits scoring below this (the score is in [0, 1]; README › Scores says what it means). */
+  minScore?: number;
   /** Pipeline switches; default: full RaMem. `CONTENT_ONLY` gives the plain content ranking. */
   switches?: RecallSwitches;
   /**
@@ -68,6 +127,8 @@ export class Memory {
   readonly anchorer: Anchorer;
   readonly languageModel: LanguageModel | undefined;
   readonly defaultNamespace: string;
+  readonly idleMinutes: number;
+  readonly #speakerNames: MemoryOptions["speakerNames"];
   #bound: Promise<void> | undefined;
   readonly #writes = new KeyedLock();
 
@@ -77,11 +138,105 @@ export class Memory {
     this.anchorer = options.anchorer ?? createRuleAnchorer();
     this.languageModel = options.languageModel;
     this.defaultNamespace = options.defaultNamespace ?? "default";
+    this.idleMinutes = options.idleMinutes ?? DEFAULT_IDLE_MINUTES;
+    if (!(this.idleMinutes > 0)) throw new RamemError("BAD_OPTION", `idleMinutes must be a positive number, got ${this.idleMinutes}`);
+    this.#speakerNames = options.speakerNames;
   }
 
-  ingest(sessions: readonly SessionWithTurns[], options: { onProgress?: (p: IngestProgress) => void; force?: boolean } = {}): Promise<IngestReport> {
+  /**
+   * Stores messages as they happen: the ecosystem's `{role, content, name?,
+   * createdAt?}` (content a string or parts) or ramem's `{speaker, text}`.
+   * Without a sessionId the latest session is continued unless its last turn
+   * is older than `idleMinutes`, else a new session starts. Only the new
+   * turns are anchored, embedded and written. Bad input (an unknown role,
+   * empty content, bad metadata) is refused before anything is stored.
+   */
+  async add(messages: readonly AddMessage[], options: AddOptions = {}): Promise<AddReport> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    const now = options.now ?? new Date();
+    const turns = messagesToTurns(messages, this.speakerNamesFor(namespace), now);
+    if (options.metadata !== undefined) checkMetadata(options.metadata, "metadata");
+    const withMetadata = options.metadata ? turns.map((t) => ({ ...t, metadata: { ...options.metadata, ...t.metadata } })) : turns;
+    return this.#writes.run(namespace, async () => {
+      const chosen = options.sessionId
+        ? { sessionId: options.sessionId, choice: "given" as const }
+        : await chooseSession(this.store, namespace, Date.parse(withMetadata[0]!.time ?? now.toISOString()), this.idleMinutes, now);
+      const report = await appendTurns(
+        this,
+        { namespace, sessionId: chosen.sessionId, turns: withMetadata, ...(options.metadata ? { metadata: options.metadata } : {}) },
+        { now, change: changeStamp(options.actor, now) },
+      );
+      return { ...report, sessionChoice: chosen.choice };
+    });
+  }
+
+  /** The speaker names of a namespace, for messages that name nobody. */
+  speakerNamesFor(namespace: string): SpeakerNames {
+    const given = typeof this.#speakerNames === "function" ? this.#speakerNames(namespace) : this.#speakerNames;
+    return { ...DEFAULT_SPEAKER_NAMES, ...given };
+  }
+
+  /** One unit by id, or null. */
+  async get(unitId: string, options: { namespace?: string } = {}): Promise<MemoryUnit | null> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    const [unit] = await this.store.getUnits(namespace, [unitId]);
+    return unit ?? null;
+  }
+
+  /** A page of a namespace's units in conversation order, filtered, with the total the filter selects. */
+  async getAll(options: GetAllOptions = {}): Promise<GetAllResult> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    const limit = options.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new RamemError("BAD_LIMIT", `limit must be an integer from 1 to 1000, got ${limit}`, { where: "limit", hint: "page with cursor for more" });
+    }
+    const offset = options.cursor === undefined ? 0 : decodeCursor(options.cursor);
+    const where = options.filter === undefined ? undefined : parseFilter(options.filter);
+    const narrow = where ? { where } : {};
+    const [memories, total] = await Promise.all([this.store.listUnits(namespace, { ...narrow, limit, offset }), this.store.countUnits(namespace, narrow)]);
+    const next = offset + memories.length;
+    return { memories, total, nextCursor: next < total && memories.length > 0 ? encodeCursor(next) : null };
+  }
+
+  /**
+   * Corrects a unit's text: anchored and embedded again, same id and place;
+   * the old text goes to its history. UNIT_FORGOTTEN for a forgotten unit.
+   */
+  update(unitId: string, change: { text: string }, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    if (typeof change !== "object" || change === null) throw new RamemError("BAD_INPUT", "update takes { text }", { where: "text", hint: 'e.g. memory.update(id, { text: "Caroline moved to Porto" })' });
+    return this.#writes.run(namespace, () => updateUnit(this, namespace, unitId, change.text, changeStamp(options.actor, options.now)));
+  }
+
+  /** What happened to a unit: created, updated, superseded, forgotten, with when and who; oldest first. */
+  history(unitId: string, options: { namespace?: string } = {}): Promise<UnitHistoryEvent[]> {
+    return this.store.unitHistory(checkNamespace(options.namespace ?? this.defaultNamespace), unitId);
+  }
+
+  /** forgetUnit under the name agent code expects. */
+  delete(unitId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<boolean> {
+    return this.forgetUnit(unitId, options);
+  }
+
+  /** forgetSession under the name agent code expects. */
+  deleteSession(sessionId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<number> {
+    return this.forgetSession(sessionId, options);
+  }
+
+  /** Every unit of a namespace (the namespace is named: no default); forgetNamespace. */
+  deleteAll(options: ForgetOptions & ActorOptions & { namespace: string }): Promise<number> {
+    return this.forgetNamespace(options.namespace, options);
+  }
+
+  /** Empties a namespace, as forgetNamespace does (history keeps that its units were forgotten, without their text). */
+  reset(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
+    return this.forgetNamespace(namespace, options);
+  }
+
+  ingest(sessions: readonly SessionWithTurns[], options: ActorOptions & { onProgress?: (p: IngestProgress) => void; force?: boolean } = {}): Promise<IngestReport> {
     const namespaces = sessions.map((s) => (typeof s?.session?.namespace === "string" ? s.session.namespace : ""));
-    return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, options));
+    const { actor, ...rest } = options;
+    return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, { ...rest, change: changeStamp(actor) }));
   }
 
   /**
@@ -96,35 +251,37 @@ export class Memory {
   }
 
   /** Adds turns to a session (created when missing); only the new turns are anchored and embedded. */
-  appendTurns(request: Omit<AppendTurnsRequest, "namespace"> & { namespace?: string }, options: { now?: Date } = {}): Promise<AppendTurnsReport> {
+  appendTurns(request: Omit<AppendTurnsRequest, "namespace"> & { namespace?: string }, options: ActorOptions & { now?: Date } = {}): Promise<AppendTurnsReport> {
     const namespace = request.namespace ?? this.defaultNamespace;
-    return this.#writes.run(namespace, () => appendTurns(this, { ...request, namespace }, options));
+    const now = options.now ?? new Date();
+    return this.#writes.run(namespace, () => appendTurns(this, { ...request, namespace }, { now, change: changeStamp(options.actor, now) }));
   }
 
   /** Deletes one unit, and its words from its neighbours' cues. False when the namespace has no such unit. */
-  forgetUnit(unitId: string, options: ForgetOptions & { namespace?: string } = {}): Promise<boolean> {
+  forgetUnit(unitId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<boolean> {
     const namespace = options.namespace ?? this.defaultNamespace;
     return this.#forget(namespace, options, async () => {
-      const deleted = await forgetUnit(this, namespace, unitId);
+      const deleted = await forgetUnit(this, namespace, unitId, changeStamp(options.actor));
       return { result: deleted, deleted: deleted ? 1 : 0 };
     });
   }
 
   /** Deletes a session and its units from every index; returns the number of units deleted. */
-  forgetSession(sessionId: string, options: ForgetOptions & { namespace?: string } = {}): Promise<number> {
+  forgetSession(sessionId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<number> {
     const namespace = options.namespace ?? this.defaultNamespace;
     return this.#forget(namespace, options, async () => {
       const sessionExisted = (await this.store.getSession(namespace, sessionId)) !== null;
-      const deleted = await this.store.deleteSession(namespace, sessionId);
+      const deleted = await this.store.deleteSession(namespace, sessionId, { change: changeStamp(options.actor) });
       return { result: deleted, deleted: deleted + (sessionExisted ? 1 : 0) };
     });
   }
 
   /** Deletes everything in a namespace (named explicitly: no default); returns the number of units deleted. */
-  forgetNamespace(namespace: string, options: ForgetOptions = {}): Promise<number> {
+  forgetNamespace(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
+    checkNamespace(namespace);
     return this.#forget(namespace, options, async () => {
       const stats = await this.store.stats(namespace);
-      const deleted = await this.store.deleteNamespace(namespace);
+      const deleted = await this.store.deleteNamespace(namespace, { change: changeStamp(options.actor) });
       return { result: deleted, deleted: deleted + stats.sessions };
     });
   }
@@ -149,7 +306,7 @@ export class Memory {
   }
 
   /** Restores an export into an empty namespace (default: the exported one), vectors as given. */
-  importNamespace(text: string, options: { namespace?: string; source?: string } = {}): Promise<ImportReport> {
+  importNamespace(text: string, options: ActorOptions & { namespace?: string; source?: string } = {}): Promise<ImportReport> {
     // The target is only known once the header is read; the header is the first line.
     const namespace = options.namespace ?? headerNamespace(text);
     return this.#writes.run(namespace, () => importNamespace(this, text, options));
@@ -157,9 +314,14 @@ export class Memory {
 
   /** Recall units for a query: the induced recall frame, and hits that say why each is there. */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallOutcome> {
-    const namespace = options.namespace ?? this.defaultNamespace;
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const k = options.k ?? 10;
-    if (!query.trim()) throw new RamemError("BAD_QUERY", "the query is empty", { hint: "pass the question or topic to recall" });
+    if (typeof query !== "string" || !query.trim()) throw new RamemError("BAD_QUERY", "the query is empty", { where: "query", hint: "pass the question or topic to recall" });
+    const minScore = options.minScore ?? 0;
+    if (typeof minScore !== "number" || !(minScore >= 0 && minScore <= 1)) {
+      throw new RamemError("BAD_MIN_SCORE", `minScore must be a number from 0 to 1, got ${String(minScore)}`, { where: "minScore", hint: "scores are in [0, 1]; 0.5 keeps hits at least as likely relevant as not (README › Scores)" });
+    }
+    const where: FilterNode | undefined = options.filter === undefined ? undefined : parseFilter(options.filter);
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new RamemError("BAD_K", `k must be an integer from 1 to 1000, got ${k}`);
     if (options.llmFrame && !this.languageModel) {
       throw new RamemError("NO_LLM", "llmFrame needs a language model, and none is configured", {
@@ -168,15 +330,18 @@ export class Memory {
     }
     // A store built with another embedder would compare vectors of two models: refuse early.
     await (this.#bound ??= this.store.bindEmbedder(this.embedder.id, this.embedder.dimensions));
-    return runRecall(this, {
+    const outcome = await runRecall(this, {
       namespace,
       query,
       k,
+      ...(where ? { where } : {}),
       ...(options.fusion ? { fusion: options.fusion } : {}),
       ...(options.questionDate ? { questionDate: options.questionDate } : {}),
       ...(options.switches ? { switches: options.switches } : {}),
       ...(options.llmFrame && this.languageModel ? { frameModel: this.languageModel } : {}),
     });
+    // Scores fall with rank, so the cut keeps a prefix of the list.
+    return minScore > 0 ? { ...outcome, hits: outcome.hits.filter((h) => h.score >= minScore) } : outcome;
   }
 
   /** Recall, then answer from the evidence pack with the configured LLM; `answer` is null without one. */
@@ -192,7 +357,7 @@ export class Memory {
   }
 
   list(filter: UnitFilter & { namespace?: string } = {}): Promise<MemoryUnit[]> {
-    return this.store.listUnits(filter.namespace ?? this.defaultNamespace, filter);
+    return this.store.listUnits(checkNamespace(filter.namespace ?? this.defaultNamespace), filter);
   }
 
   stats(namespace?: string): Promise<StoreStats> {
@@ -202,6 +367,30 @@ export class Memory {
   close(): Promise<void> {
     return this.store.close();
   }
+}
+
+/** A namespace name as every face accepts it, else BAD_NAMESPACE (a typo is an error, not an empty result). */
+export function checkNamespace(namespace: unknown): string {
+  const r = NamespaceName.safeParse(namespace);
+  if (r.success) return r.data;
+  throw new RamemError("BAD_NAMESPACE", `${typeof namespace === "string" ? echoValue(namespace) : String(namespace)} is not a namespace name: ${r.error.issues[0]?.message ?? "invalid"}`, {
+    where: "namespace",
+    hint: "a namespace is 1 to 128 letters, digits and . _ : - starting with a letter or digit",
+  });
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const o = (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o?: unknown }).o;
+    if (typeof o === "number" && Number.isInteger(o) && o >= 0) return o;
+  } catch {
+    // fall through to the error
+  }
+  throw new RamemError("BAD_CURSOR", `${echoValue(String(cursor))} is not a cursor of getAll`, { where: "cursor", hint: "pass the nextCursor of the previous page, or leave cursor out for the first page" });
 }
 
 /** The namespace an export names in its header line, or "" when unreadable (importNamespace then reports why). */

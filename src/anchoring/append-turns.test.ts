@@ -63,31 +63,29 @@ describe("appendTurns", () => {
     assert.deepEqual(await memory.list({ namespace: "ns", sessionId: "a" }), before);
   });
 
-  it("embeds only the new turns: stored units keep their stored vectors; a unit whose vector is missing is embedded from its content", async () => {
+  it("costs O(new turns): embeds and writes only the new turns, never reads the stored units or their vectors back", async () => {
     const embedded: string[] = [];
     const embedder: Embedder = { ...memory.embedder, embed: (texts) => (embedded.push(...texts), memory.embedder.embed(texts)) };
     const stored = await memory.list({ namespace: "ns", sessionId: "a" });
-    const lost = stored[1]!.id;
-    // A store that lost one vector (say, a partial migration): the rest come back as stored.
+    const reads: string[] = [];
+    // Counts the store calls that read or rewrite a whole session: an append makes none of them.
     const store = new Proxy(memory.store, {
       get(target, key) {
-        if (key === "getUnitEmbeddings") {
-          return async (ns: string, ids: readonly string[]) => {
-            const found = await target.getUnitEmbeddings(ns, ids);
-            found.delete(lost);
-            return found;
-          };
-        }
         const value = Reflect.get(target, key) as unknown;
-        return typeof value === "function" ? value.bind(target) : value;
+        if (typeof value !== "function") return value;
+        if (key === "listUnits" || key === "getUnitEmbeddings" || key === "replaceSession" || key === "getUnits") {
+          return (...args: unknown[]) => (reads.push(String(key)), (value as (...a: unknown[]) => unknown).apply(target, args));
+        }
+        return value.bind(target);
       },
     }) satisfies MemoryStore;
     const before = await memory.store.getUnitEmbeddings("ns", stored.map((u) => u.id));
     const r = await appendTurns({ store, embedder, anchorer: memory.anchorer }, { namespace: "ns", sessionId: "a", turns: [{ speaker: "Ann", text: "A kingfisher flew past." }] });
-    assert.equal(r.reembedded, 1);
+    assert.deepEqual(reads, [], "no whole-session read or write");
+    assert.equal(r.reembedded, 0);
     const [added] = await memory.store.getUnits("ns", r.unitIds);
     assert.match(added!.content, /A kingfisher flew past/);
-    assert.deepEqual(embedded.sort(), [stored[1]!.content, added!.content].sort());
+    assert.deepEqual(embedded, [added!.content]);
     const after = await memory.store.getUnitEmbeddings("ns", stored.map((u) => u.id));
     for (const u of stored) assert.deepEqual(after.get(u.id), before.get(u.id), `vector of ${u.id}`);
     const [vector] = await memory.embedder.embed([added!.content]);

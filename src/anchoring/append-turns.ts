@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import type { MemoryUnit } from "../model/memory-unit.js";
 import type { UnitRecord } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
+import type { ChangeStamp } from "../model/unit-history.js";
 import { embedAll, ingestSessions, type IngestDeps } from "./ingest-sessions.js";
 import { sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns.js";
 import { retrySessionChange } from "./retry-session-change.js";
+import { inheritMetadata } from "./inherit-metadata.js";
 import { echoValue } from "../model/echo-value.js";
 
 export type AppendTurnsRequest = SessionTurnsRequest;
@@ -19,7 +20,7 @@ export interface AppendTurnsReport {
   /** Units that cover this call's turns. */
   unitIds: string[];
   unitsWritten: number;
-  /** Units whose stored vector was missing and were embedded again from their content. */
+  /** Always 0 since appends stopped rewriting the stored units; kept for callers that read it. */
   reembedded: number;
   warnings: string[];
   sessionStart: string;
@@ -30,28 +31,29 @@ export interface AppendTurnsReport {
  * Adds turns to a session, the way an agent produces them: a few at a time.
  * A session that does not exist is created (ingested as a whole, so a later
  * ingest of the same session from a file is a no-op). For a stored session
- * only the new turns are anchored and embedded; the stored units keep their
- * content and vectors (read back with getUnitEmbeddings; a unit without one is
- * embedded again from its content) and only their session span follows the
- * grown session. Turn ids go on after the stored ones; an id the session
- * already has is refused. Everything is checked before the first write, and
- * the write is one replaceSession, so bad input never leaves part of a call.
+ * only the new turns are anchored, embedded and written
+ * (MemoryStore.appendUnits): the stored units are not read back or
+ * rewritten — their session span is the session row's, which the append
+ * widens — so an append costs the same at turn 400 as at turn 10. Turn ids go
+ * on after the stored ones; an id the session already has is refused.
+ * Everything is checked before the first write, and the write is one
+ * transaction, so bad input never leaves part of a call.
  *
- * Reads then writes the session with a compare-and-swap (replaceSession's
+ * Reads then writes the session with a compare-and-swap (appendUnits'
  * expectedHash), redone when another writer — another process, too — changed
  * the session in between, so concurrent appends never lose each other's turns.
  */
-export function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, options: { now?: Date } = {}): Promise<AppendTurnsReport> {
+export function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, options: { now?: Date; change?: ChangeStamp } = {}): Promise<AppendTurnsReport> {
   const now = options.now ?? new Date();
-  return retrySessionChange(() => appendOnce(deps, request, now));
+  return retrySessionChange(() => appendOnce(deps, request, now, options.change));
 }
 
-async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Date): Promise<AppendTurnsReport> {
+async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Date, change: ChangeStamp | undefined): Promise<AppendTurnsReport> {
   const { namespace, sessionId } = request;
   const stored = await deps.store.getSession(namespace, sessionId);
   if (!stored) {
     const session = sessionFromTurns(request, { now });
-    const report = await ingestSessions(deps, [session], { mustBeNew: true });
+    const report = await ingestSessions(deps, [session], { mustBeNew: true, ...(change ? { change } : {}) });
     const turnIds = session.turns.map((t) => t.id);
     const units = await deps.store.listUnits(namespace, { sessionId });
     return {
@@ -68,8 +70,8 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
     };
   }
 
-  const storedUnits = await deps.store.listUnits(namespace, { sessionId });
-  const taken = new Set(storedUnits.flatMap((u) => u.provenance.turnIds));
+  // The turn ids alone, not the units: an append never reads the stored units back.
+  const taken = new Set(await deps.store.listTurnIds(namespace, sessionId));
   const added = sessionFromTurns(request, { now, stored, firstPosition: nextTurnPosition(sessionId, taken) });
   added.turns.forEach((t, i) => {
     if (taken.has(t.id)) {
@@ -84,17 +86,9 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
   const anchored = await deps.anchorer.anchorSession(added);
   const { session } = added;
   const span = { sessionId, start: session.startTime, end: session.endTime };
-  const withSpan = (u: MemoryUnit): MemoryUnit => ({ ...u, context: { ...u.context, session: span } });
-  const old = storedUnits.map(withSpan);
-  const fresh = anchored.units.map(withSpan);
-
-  const storedVectors = await deps.store.getUnitEmbeddings(namespace, old.map((u) => u.id));
-  const missing = old.filter((u) => !storedVectors.has(u.id));
-  const toEmbed = [...missing, ...fresh];
-  const embedded = await embedAll(deps.embedder, toEmbed.map((u) => u.content));
-  const vectors = new Map(storedVectors);
-  toEmbed.forEach((u, i) => vectors.set(u.id, embedded[i]!));
-  const records: UnitRecord[] = [...old, ...fresh].map((unit) => ({ unit, embedding: vectors.get(unit.id)! }));
+  const fresh = inheritMetadata(anchored.units, added).map((u) => ({ ...u, context: { ...u.context, session: span } }));
+  const vectors = await embedAll(deps.embedder, fresh.map((u) => u.content));
+  const records: UnitRecord[] = fresh.map((unit, i) => ({ unit, embedding: vectors[i]! }));
 
   // A later ingest of the whole session from a file sees another hash and replaces this, as it should.
   const hash = createHash("sha256")
@@ -103,7 +97,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
     .update(JSON.stringify(added))
     .update(`\u0000${deps.anchorer.id}\u0000${deps.embedder.id}`)
     .digest("hex");
-  await deps.store.replaceSession(session, hash, records, { expectedHash: stored.contentHash });
+  await deps.store.appendUnits(session, hash, records, { expectedHash: stored.contentHash, ...(change ? { change } : {}) });
   return {
     namespace,
     sessionId,
@@ -111,7 +105,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
     turnIds: added.turns.map((t) => t.id),
     unitIds: fresh.map((u) => u.id),
     unitsWritten: fresh.length,
-    reembedded: missing.length,
+    reembedded: 0,
     warnings: anchored.warnings,
     sessionStart: session.startTime,
     sessionEnd: session.endTime,

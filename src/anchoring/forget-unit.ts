@@ -1,6 +1,7 @@
 import type { IngestDeps } from "./ingest-sessions.js";
 import { embedAll } from "./ingest-sessions.js";
 import { retrySessionChange } from "./retry-session-change.js";
+import type { ChangeStamp } from "../model/unit-history.js";
 
 /**
  * Deletes one unit so that its words are gone too. Anchoring cues each unit
@@ -14,11 +15,11 @@ import { retrySessionChange } from "./retry-session-change.js";
  *
  * Returns false when the namespace has no such unit.
  */
-export function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string): Promise<boolean> {
-  return retrySessionChange(() => forgetOnce(deps, namespace, unitId));
+export function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string, change?: ChangeStamp): Promise<boolean> {
+  return retrySessionChange(() => forgetOnce(deps, namespace, unitId, change));
 }
 
-async function forgetOnce(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string): Promise<boolean> {
+async function forgetOnce(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string, change: ChangeStamp | undefined): Promise<boolean> {
   const { store } = deps;
   const [unit] = await store.getUnits(namespace, [unitId]);
   if (!unit) return false;
@@ -29,13 +30,17 @@ async function forgetOnce(deps: Pick<IngestDeps, "store" | "embedder">, namespac
   const at = units.findIndex((u) => u.id === unitId);
   if (at < 0) return false;
   const neighbours = new Set([units[at - 1]?.id, units[at + 1]?.id].filter((id): id is string => id !== undefined));
-  if (!session || !units.some((u) => neighbours.has(u.id) && u.cue !== "")) return store.deleteUnit(namespace, unitId);
+  if (!session || !units.some((u) => neighbours.has(u.id) && u.cue !== "")) return store.deleteUnit(namespace, unitId, change ? { change } : {});
   const kept = units.filter((u) => u.id !== unitId).map((u) => (neighbours.has(u.id) ? { ...u, cue: "" } : u));
   const vectors = await store.getUnitEmbeddings(namespace, kept.map((u) => u.id));
   const missing = kept.filter((u) => !vectors.has(u.id));
   // A store that lost a vector gets it back the way ingest made it: from the content.
   (await embedAll(deps.embedder, missing.map((u) => u.content))).forEach((v, i) => vectors.set(missing[i]!.id, v));
   const { contentHash, unitCount: _n, ...plain } = session;
-  await store.replaceSession(plain, contentHash, kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })), { expectedHash: contentHash });
+  await store.replaceSession(plain, contentHash, kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })), {
+    expectedHash: contentHash,
+    removedAs: "forgotten",
+    ...(change ? { change } : {}),
+  });
   return true;
 }

@@ -4,6 +4,8 @@ import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore, UnitRecord } from "../store/contract.js";
 import { SessionWithTurns } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
+import type { ChangeStamp } from "../model/unit-history.js";
+import { inheritMetadata } from "./inherit-metadata.js";
 
 export interface IngestProgress {
   sessionsDone: number;
@@ -45,6 +47,8 @@ export async function ingestSessions(
     force?: boolean;
     /** Write only sessions that do not exist yet (SESSION_CHANGED otherwise): append's create path. */
     mustBeNew?: boolean;
+    /** Who and when, for the units' history (default: "library", now). */
+    change?: ChangeStamp;
   } = {},
 ): Promise<IngestReport> {
   const started = performance.now();
@@ -79,9 +83,13 @@ export async function ingestSessions(
         report.llm.promptTokens += anchored.llm.promptTokens;
         report.llm.completionTokens += anchored.llm.completionTokens;
       }
-      const vectors = await embedAll(deps.embedder, anchored.units.map((u) => u.content));
-      const records: UnitRecord[] = anchored.units.map((unit, i) => ({ unit, embedding: vectors[i]! }));
-      await deps.store.replaceSession(s.session, hash, records, options.mustBeNew ? { expectedHash: null } : {});
+      const units = inheritMetadata(anchored.units, s);
+      const vectors = await embedAll(deps.embedder, units.map((u) => u.content));
+      const records: UnitRecord[] = units.map((unit, i) => ({ unit, embedding: vectors[i]! }));
+      await deps.store.replaceSession(s.session, hash, records, {
+        ...(options.mustBeNew ? { expectedHash: null } : {}),
+        ...(options.change ? { change: options.change } : {}),
+      });
       report.unitsWritten += records.length;
       progress.unitsWritten += records.length;
     }

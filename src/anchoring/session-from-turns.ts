@@ -3,6 +3,7 @@ import type { StoredSession } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
 import { at, buildTurn, parseDate, validateSession } from "../formats/shared.js";
 import { echoValue } from "../model/echo-value.js";
+import { checkMetadata, mergeMetadata, type Metadata } from "../model/metadata.js";
 
 /** One turn as a caller hands it over (REST body, MCP tool, library call). */
 export interface TurnInput {
@@ -13,6 +14,10 @@ export interface TurnInput {
   /** Any date parseDate reads (ISO 8601 best). */
   time?: string | undefined;
   attachments?: Array<{ kind: "image" | "file" | "link"; caption: string; url?: string | undefined }> | undefined;
+  /** The message role in a chat with an assistant; absent between people. */
+  role?: "user" | "assistant" | "system" | "tool" | undefined;
+  /** The caller's JSON object (size-limited); the turn's units inherit it over the session's. */
+  metadata?: Metadata | undefined;
 }
 
 export interface SessionTurnsRequest {
@@ -25,6 +30,8 @@ export interface SessionTurnsRequest {
   participants?: readonly string[] | undefined;
   /** The time of turns given without one (the MCP face dates live turns "now"); default: none. */
   undatedTurnTime?: string | undefined;
+  /** The session's metadata: set when the call creates the session (or replaces it), merged over the stored one on an append. */
+  metadata?: Metadata | undefined;
 }
 
 /**
@@ -38,7 +45,11 @@ export function sessionFromTurns(request: SessionTurnsRequest, options: { now: D
   const { sessionId, namespace } = request;
   const first = options.firstPosition ?? 1;
   const turns: Turn[] = request.turns.map((raw, i) =>
-    buildTurn({ id: raw.id, speaker: raw.speaker, text: raw.text, time: raw.time ?? request.undatedTurnTime, attachments: raw.attachments }, `${sessionId}:${first + i}`, `turns[${i}]`),
+    buildTurn(
+      { id: raw.id, speaker: raw.speaker, text: raw.text, time: raw.time ?? request.undatedTurnTime, attachments: raw.attachments, role: raw.role, metadata: raw.metadata },
+      `${sessionId}:${first + i}`,
+      `turns[${i}]`,
+    ),
   );
   const seen = new Set<string>();
   turns.forEach((t, i) => {
@@ -57,8 +68,10 @@ export function sessionFromTurns(request: SessionTurnsRequest, options: { now: D
   const start = Number.isFinite(startMs) ? new Date(startMs).toISOString() : options.now.toISOString();
   const endMs = Math.max(Date.parse(start), ...times, stored ? Date.parse(stored.endTime) : -Infinity);
   const participants = [...new Set([...(stored?.participants ?? []), ...(request.participants ?? []), ...turns.map((t) => t.speaker)])];
+  const given = request.metadata === undefined ? undefined : checkMetadata(request.metadata, "metadata");
+  const metadata = mergeMetadata(stored?.metadata, given);
   return validateSession(
-    { session: { id: sessionId, namespace, startTime: start, endTime: new Date(endMs).toISOString(), participants }, turns },
+    { session: { id: sessionId, namespace, startTime: start, endTime: new Date(endMs).toISOString(), participants, ...(metadata ? { metadata } : {}) }, turns },
     at(`session ${sessionId}`),
   );
 }

@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import { cliErr, cliIo } from "./io.js";
 
 export interface ProgressReporter {
   /** `unit` overrides the reporter's unit from here on: a new phase (turns ingested, then questions recalled) restarts the count and the rate. */
@@ -14,7 +15,7 @@ export interface ProgressReporter {
 export function createProgress(initialUnit: string, options: { quiet?: boolean } = {}): ProgressReporter {
   let unit = initialUnit;
   if (options.quiet) return { update() {}, stop() {} };
-  if (process.stderr.isTTY) {
+  if (cliIo().isTTY) {
     const bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,
@@ -60,7 +61,7 @@ export function createProgress(initialUnit: string, options: { quiet?: boolean }
       const secs = (now - started) / 1000;
       const rate = done / Math.max(1, secs);
       const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
-      process.stderr.write(`${done}/${total} ${unit} · ${rate.toFixed(1)} ${unit}/s · ETA ${eta}s ${label}\n`);
+      cliErr(`${done}/${total} ${unit} · ${rate.toFixed(1)} ${unit}/s · ETA ${eta}s ${label}\n`);
     },
     stop() {},
   };

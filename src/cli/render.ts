@@ -23,7 +23,7 @@ export function renderHit(hit: RecallHit): string {
   return [
     `#${hit.rank}  [${unit.provenance.turnIds.map(esc).join(", ")}] ${esc(verbatimText(unit))}`,
     `     ${coords.join(" | ")}`,
-    `     ${hit.reasons.map(esc).join("; ")} · content score ${hit.score.toFixed(4)}`,
+    `     ${hit.reasons.map(esc).join("; ")} · score ${hit.score.toFixed(2)} (content ${hit.contentScore.toFixed(4)})`,
   ].join("\n");
 }
 
@@ -31,12 +31,15 @@ export function hitToJson(hit: RecallHit) {
   return {
     rank: hit.rank,
     score: hit.score,
+    contentScore: hit.contentScore,
     id: hit.unit.id,
     content: hit.unit.content,
     verbatim: verbatimText(hit.unit),
     source: hit.unit.source ?? null,
     context: hit.unit.context,
     provenance: hit.unit.provenance,
+    ...(hit.unit.metadata ? { metadata: hit.unit.metadata } : {}),
+    ...(hit.unit.createdAt ? { createdAt: hit.unit.createdAt } : {}),
     channels: hit.channels,
     reasons: hit.reasons,
   };

@@ -4,6 +4,7 @@ import type { Memory } from "../memory.js";
 import { RamemError } from "../model/errors.js";
 import { openStore } from "../store/open-store.js";
 import { resolveStoreLocation } from "./store-location.js";
+import { cliOut, cliErr, setExitCode } from "./io.js";
 
 export interface CommonOptions {
   /** Only when given on the command line; the default is resolved by resolveStoreLocation. */
@@ -66,9 +67,9 @@ export async function runAction(json: boolean | undefined, body: () => Promise<v
     await body();
   } catch (err) {
     if (err instanceof RamemError) {
-      if (json) process.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message, where: err.where, hint: err.hint } })}\n`);
-      process.stderr.write(`error: ${err.describe()}\n`);
-      process.exitCode = 2;
+      if (json) cliOut(`${JSON.stringify({ error: { code: err.code, message: err.message, where: err.where, hint: err.hint } })}\n`);
+      cliErr(`error: ${err.describe()}\n`);
+      setExitCode(2);
       return;
     }
     throw err;

@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
-import type { SessionWithTurns } from "../model/conversation.js";
+import { readFile, stat } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import type { FormatName, ReadOptions, ReadResult } from "./types.js";
+import { looksLikeMessages, readMessagesJson, readMessagesJsonl } from "./messages.js";
 import { RamemError } from "../model/errors.js";
 import { readLocomo } from "./locomo.js";
 import { readLongMemEval } from "./longmemeval.js";
@@ -9,60 +10,7 @@ import { looksLikeRamemExport, readRamemExport } from "./ramem-export.js";
 import { parseJson } from "./shared.js";
 import { decodeUtf8 } from "../util/decode-utf8.js";
 
-export interface ConversationInput {
-  namespace: string;
-  sessions: SessionWithTurns[];
-  /** benchmark questions, if the format has them */
-  questions?: BenchmarkQuestion[];
-}
-
-export interface BenchmarkQuestion {
-  id: string;
-  namespace: string;
-  question: string;
-  answer: string | null;
-  adversarialAnswer?: string | null;
-  category: number | string;
-  /** turn ids */
-  evidence: string[];
-  questionDate?: string;
-  answerSessionIds?: string[];
-  /**
-   * For questions about states and sequences: whether the current state, a
-   * past state or an occurrence in a sequence is asked for, and the turns that
-   * state the same slot but are not valid for this question (superseded
-   * states, the other occurrences).
-   */
-  validity?: { kind: "current" | "past" | "ordinal"; staleEvidence: string[]; slot?: string };
-}
-
-export interface EvidenceParseReport {
-  dropped: Array<{ questionId: string; raw: string; reason: string }>;
-  /** Evidence ids that were malformed but unambiguous, and what they were read as. */
-  repaired?: Array<{ questionId: string; raw: string; ids: string[] }>;
-  /** Data quirks a reader worked around without losing anything the benchmark scores. */
-  warnings?: string[];
-}
-
-export type FormatName = "native" | "locomo" | "longmemeval" | "export";
-
-export interface ReadOptions {
-  format?: FormatName | "auto";
-  /** Overrides the namespace the file gives (or implies). */
-  namespace?: string;
-}
-
-/** Options every format reader takes; `source` names the input in error locations. */
-export interface ReaderOptions {
-  namespace?: string;
-  /** File name (or any label) used as the first part of every error's `where`. */
-  source?: string;
-}
-
-export interface ReadResult {
-  conversations: ConversationInput[];
-  report: EvidenceParseReport;
-}
+export type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, FormatName, ReadOptions, ReaderOptions, ReadResult } from "./types.js";
 
 /** How many leading characters detection looks at; the readers always get the whole file. */
 export const DETECT_BYTES = 64 * 1024;
@@ -76,8 +24,9 @@ export const DETECT_BYTES = 64 * 1024;
 export function detectFormat(path: string, firstBytes: string): FormatName {
   const ext = extname(path).toLowerCase();
   if (looksLikeRamemExport(firstBytes)) return "export";
-  if (ext === ".jsonl" || ext === ".ndjson") return "native";
   const head = firstBytes.replace(/^\uFEFF/, "");
+  if (looksLikeMessages(head)) return "messages";
+  if (ext === ".jsonl" || ext === ".ndjson") return "native";
   if (/"(question_id|haystack_sessions|haystack_session_ids)"\s*:/.test(head)) return "longmemeval";
   if (/"(sample_id|dia_id|speaker_a|session_1_date_time)"\s*:/.test(head) || /^\s*\[\s*\{\s*"qa"\s*:/.test(head)) return "locomo";
   if (/"(sessions|turns)"\s*:/.test(head)) return "native";
@@ -85,7 +34,7 @@ export function detectFormat(path: string, firstBytes: string): FormatName {
   if (/^\s*\{[^\n]*\}\s*\n\s*\{/.test(head)) return "native";
   throw new RamemError("UNKNOWN_FORMAT", "cannot tell the format of this file", {
     where: path,
-    hint: 'pass the format explicitly (format "native", "locomo", "longmemeval" or "export"); a native file has a top-level "sessions" array, see src/formats/README.md',
+    hint: 'pass the format explicitly (format "native", "messages", "locomo", "longmemeval" or "export"); a native file has a top-level "sessions" array, see src/formats/README.md',
   });
 }
 
@@ -115,6 +64,13 @@ export async function readConversationFile(path: string, opts: ReadOptions = {})
       const ext = extname(path).toLowerCase();
       const looksLikeJsonl = ext === ".jsonl" || ext === ".ndjson" || (ext !== ".json" && /^\s*\{[^\n]*\}\s*\n\s*\{/.test(text));
       return looksLikeJsonl ? readNativeJsonl(text, readerOpts) : readNativeJson(parseJson(text, source), readerOpts);
+    }
+    case "messages": {
+      const ext = extname(path).toLowerCase();
+      const jsonl = ext === ".jsonl" || ext === ".ndjson" || (ext !== ".json" && /^\s*\{[^\n]*\}\s*\n\s*\{/.test(text));
+      const mtime = (await stat(path)).mtime;
+      const options = { ...readerOpts, sessionId: basename(path, extname(path)), undatedTime: mtime };
+      return jsonl ? readMessagesJsonl(text, options) : readMessagesJson(parseJson(text, source), options);
     }
     case "locomo":
       return readLocomo(parseJson(text, source), readerOpts);

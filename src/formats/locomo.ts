@@ -1,5 +1,5 @@
 import type { SessionWithTurns, Turn } from "../model/conversation.js";
-import type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, ReaderOptions, ReadResult } from "./conversation-file.js";
+import type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, ReaderOptions, ReadResult } from "./types.js";
 import { at, badInput, buildTurn, checkNamespace, checkUniqueTurnIds, describeType, distinctSpeakers, isRecord, parseDate, truncate, validateSession } from "./shared.js";
 import { echoValue } from "../model/echo-value.js";
 

@@ -1,5 +1,5 @@
 import { MAX_TURN_CHARS, type SessionWithTurns, type Turn } from "../model/conversation.js";
-import type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, ReaderOptions, ReadResult } from "./conversation-file.js";
+import type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, ReaderOptions, ReadResult } from "./types.js";
 import { at, badInput, buildTurn, checkNamespace, describeType, isRecord, parseDate, validateSession } from "./shared.js";
 import { echoValue } from "../model/echo-value.js";
 

@@ -1,5 +1,5 @@
 import type { SessionWithTurns, Turn } from "../model/conversation.js";
-import type { ConversationInput, ReaderOptions, ReadResult } from "./conversation-file.js";
+import type { ConversationInput, ReaderOptions, ReadResult } from "./types.js";
 import {
   at,
   badInput,

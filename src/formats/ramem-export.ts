@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MemoryUnit } from "../model/memory-unit.js";
 import { Session } from "../model/conversation.js";
-import type { ReaderOptions, ReadResult } from "./conversation-file.js";
+import type { ReaderOptions, ReadResult } from "./types.js";
 import { at, badInput, checkNamespace, parseJson } from "./shared.js";
 import { sessionFromUnits } from "./session-from-units.js";
 

@@ -6,6 +6,7 @@ import { IsoDateTime } from "../model/time.js";
 import { RamemError } from "../model/errors.js";
 import { describeIllFormedText, findIllFormedText } from "../model/stored-text.js";
 import { echoValue } from "../model/echo-value.js";
+import { checkMetadata } from "../model/metadata.js";
 
 /**
  * Helpers shared by the readers. Every reader builds plain objects, checks the
@@ -159,6 +160,8 @@ export interface RawTurn {
   attachments?: unknown;
   /** The message role in a chat with an assistant ("user", "assistant", ...). */
   role?: unknown;
+  /** The caller's JSON object; units of the turn inherit it. */
+  metadata?: unknown;
 }
 
 /**
@@ -206,6 +209,7 @@ export function buildTurn(raw: RawTurn, defaultId: string, where: string, speake
   }
   if (raw.time !== undefined && raw.time !== null) turn.time = parseDate(raw.time, at(where, "time"));
   if (attachments.length > 0) turn.attachments = attachments;
+  if (raw.metadata !== undefined && raw.metadata !== null) turn.metadata = checkMetadata(raw.metadata, at(where, "metadata"));
   return turn;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IsoDateTime } from "./time.js";
 import { StoredText, storedText } from "./stored-text.js";
+import { MetadataSchema } from "./metadata.js";
 
 /** 1 MB of text in one turn is a paste accident, not a conversation turn. */
 export const MAX_TURN_CHARS = 64_000;
@@ -37,6 +38,8 @@ export const Turn = z
     text: storedText(z.string()).max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`),
     time: IsoDateTime.optional(),
     attachments: z.array(Attachment).optional(),
+    /** The caller's own fields (JSON, size-limited); the turn's units inherit them over the session's. */
+    metadata: MetadataSchema.optional(),
   })
   .refine((t) => t.text.trim().length > 0 || (t.attachments?.length ?? 0) > 0, {
     message: "a turn needs text or an attachment (empty turns carry nothing to remember)",
@@ -52,6 +55,8 @@ export const Session = z
     /** Defaults to startTime: most chat logs only date the start of a session. */
     endTime: IsoDateTime,
     participants: z.array(storedText(z.string()).min(1)).default([]),
+    /** The caller's own fields (JSON, size-limited); every unit of the session inherits them. */
+    metadata: MetadataSchema.optional(),
   })
   .refine((s) => Date.parse(s.startTime) <= Date.parse(s.endTime), {
     message: "session endTime is before its startTime",

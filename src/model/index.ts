@@ -6,3 +6,6 @@ export * from "./errors.js";
 export * from "./recall-frame.js";
 export * from "./stored-text.js";
 export * from "./echo-value.js";
+export * from "./metadata.js";
+export * from "./memory-filter.js";
+export * from "./unit-history.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IsoDateTime, MentionedTime, TimeInterval } from "./time.js";
 import { NamespaceName, Turn, TurnRole } from "./conversation.js";
 import { StoredText } from "./stored-text.js";
+import { MetadataSchema } from "./metadata.js";
 
 /**
  * When the unit entered the conversation. The stable coordinate: event time is
@@ -87,5 +88,10 @@ export const MemoryUnit = z.object({
   source: z.array(Turn).optional(),
   /** A user's correction of what supersedes this unit (memory.supersede / unsupersede). */
   supersession: SupersessionOverride.optional(),
+  /** Its session's and turns' metadata (turn keys win). Absent: none. */
+  metadata: MetadataSchema.optional(),
+  /** When the store first held the unit, and when its text last changed (set by the store; absent on units not yet stored). */
+  createdAt: IsoDateTime.optional(),
+  updatedAt: IsoDateTime.optional(),
 });
 export type MemoryUnit = z.infer<typeof MemoryUnit>;

@@ -8,8 +8,13 @@ export const RecallHit = z.object({
   unit: MemoryUnit,
   /** 1-based rank in the final list. */
   rank: z.number().int().min(1),
-  /** Fused content score (higher is better). */
-  score: z.number(),
+  /**
+   * How likely the unit is to be relevant, in [0, 1], never higher than the
+   * score of the hit ranked above it (README › Scores says how it was calibrated).
+   */
+  score: z.number().min(0).max(1),
+  /** The fused content score the ranking started from (weighted RRF of the channels; higher is better, unbounded). */
+  contentScore: z.number(),
   channels: z.object({
     lexical: ChannelScore.optional(),
     dense: ChannelScore.optional(),

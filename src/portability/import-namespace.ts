@@ -40,6 +40,7 @@ export async function importNamespace(memory: { store: MemoryStore; embedder: Em
   await memory.store.restoreNamespace(
     namespace,
     parsed.sessions.map((s) => ({ session: rename(s.session), contentHash: s.contentHash, units: s.units.map((r) => ({ unit: rename(r.unit), embedding: r.embedding })) })),
+    { change: { actor: "import", at: new Date().toISOString() } },
   );
   return { namespace, sessions: parsed.sessions.length, units: parsed.sessions.reduce((n, s) => n + s.units.length, 0) };
 }

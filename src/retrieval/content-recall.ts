@@ -2,6 +2,7 @@ import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import type { ChannelScore } from "../model/recall.js";
 import { lexicalTerms } from "../language/text.js";
+import type { FilterNode } from "../model/memory-filter.js";
 
 export interface ContentCandidate {
   unitId: string;
@@ -33,6 +34,8 @@ export interface ContentRecallOptions {
   fusion?: FusionWeights;
   /** The query's embedding, when the caller already has it (benchmarks embed all questions in one batch). */
   queryVector?: Float32Array;
+  /** Only units this filter selects, in both channels (the store runs it inside each search). */
+  where?: FilterNode;
 }
 
 /**
@@ -47,11 +50,12 @@ export async function contentRecall(
 ): Promise<ContentCandidate[]> {
   const fusion = options.fusion ?? DEFAULT_FUSION;
   const terms = lexicalTerms(query);
+  const narrow = options.where ? { where: options.where } : {};
   const [lexical, dense] = await Promise.all([
-    fusion.lexical > 0 ? deps.store.searchLexical(options.namespace, terms, options.pool) : Promise.resolve([]),
+    fusion.lexical > 0 ? deps.store.searchLexical(options.namespace, terms, options.pool, narrow) : Promise.resolve([]),
     fusion.dense > 0
       ? (options.queryVector ? Promise.resolve([options.queryVector]) : deps.embedder.embed([query])).then(([v]) =>
-          deps.store.searchDense(options.namespace, v!, options.pool),
+          deps.store.searchDense(options.namespace, v!, options.pool, narrow),
         )
       : Promise.resolve([]),
   ]);

@@ -11,6 +11,7 @@ import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { reinstate, type ReinstateSignals } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
+import type { FilterNode } from "../model/memory-filter.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
 export interface RecallSwitches {
@@ -47,6 +48,8 @@ export interface RecallRequest {
   signals?: Partial<ReinstateSignals>;
   /** Frame conditions dropped after induction (the bench's per-condition ablations). */
   ignoreConditions?: readonly FrameConditionName[];
+  /** Only units this filter selects: searched so by the store, and so are the answers the answer lift fetches. */
+  where?: FilterNode;
 }
 
 export interface RecallOutcome {
@@ -67,6 +70,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     pool,
     ...(request.fusion ? { fusion: request.fusion } : {}),
     ...(request.queryVector ? { queryVector: request.queryVector } : {}),
+    ...(request.where ? { where: request.where } : {}),
   });
   // Episode support and the frame both read the context of every candidate in the pool.
   const ids = switches.contextRanking ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
@@ -78,12 +82,13 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const induced = switches.frame ? await induceFor(deps, request, knownRoles, sessions) : null;
   const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const answers =
-    switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext) : new Map<string, MemoryUnit>();
+    switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext, request.where) : new Map<string, MemoryUnit>();
   // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
   const wantsValidity = switches.contextRanking && frame !== null && (Boolean(frame.currentState) || isReliable(frame.time));
   const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
   const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
-  for (const v of states?.validity.values() ?? []) {
+  // A successor outside the pool joins it, unless a filter restricts what may be returned (it was not checked against it).
+  for (const v of request.where ? [] : (states?.validity.values() ?? [])) {
     const successor = v.supersededBy ? states!.stateUnits.get(v.supersededBy) : undefined;
     if (successor && !unitOf.has(successor.id)) unitOf.set(successor.id, withContext(successor));
   }
@@ -105,10 +110,11 @@ async function answersToQuestions(
   namespace: string,
   candidates: readonly MemoryUnit[],
   withContext: (u: MemoryUnit) => MemoryUnit,
+  where?: FilterNode,
 ): Promise<Map<string, MemoryUnit>> {
   const questions = candidates.filter(asksQuestion);
   const sessions = [...new Set(questions.map((u) => u.provenance.sessionId))];
-  const listed = await Promise.all(sessions.map((sessionId) => store.listUnits(namespace, { sessionId })));
+  const listed = await Promise.all(sessions.map((sessionId) => store.listUnits(namespace, { sessionId, ...(where ? { where } : {}) })));
   const next = new Map<string, MemoryUnit>();
   for (const inOrder of listed) inOrder.forEach((u, i) => i + 1 < inOrder.length && next.set(u.id, withContext(inOrder[i + 1]!)));
   return new Map(questions.flatMap((q) => (next.has(q.id) ? [[q.id, next.get(q.id)!] as const] : [])));

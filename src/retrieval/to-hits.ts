@@ -1,21 +1,25 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
+import { finalScores } from "./final-score.js";
 
 /** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
 export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[]): RecallHit[] {
   const byId = new Map(units.map((u) => [u.id, u]));
+  // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
+  const present = ranked.filter((c) => byId.has(c.unitId));
+  const scores = finalScores(present);
   const hits: RecallHit[] = [];
-  for (const c of ranked) {
-    const unit = byId.get(c.unitId);
-    if (!unit) continue; // deleted between search and fetch
+  for (const [i, c] of present.entries()) {
+    const unit = byId.get(c.unitId)!;
     const channels: string[] = [];
     if (c.lexical) channels.push(`lexical #${c.lexical.rank}`);
     if (c.dense) channels.push(`dense #${c.dense.rank}`);
     hits.push({
       unit,
       rank: hits.length + 1,
-      score: c.score,
+      score: scores[i]!,
+      contentScore: c.score,
       channels: { ...(c.lexical ? { lexical: c.lexical } : {}), ...(c.dense ? { dense: c.dense } : {}) },
       reasons: [...(c.contextReasons.length ? [`context: ${c.contextReasons.join(", ")}`] : []), `content: ${channels.join(", ")}`],
     });

@@ -36,7 +36,7 @@ describe("ramem serve: MCP over streamable HTTP at /mcp, with the server's keys"
     const before = (await t.call("GET", "/v1/namespaces/ns-b/export", { key: keyB })).text.split("\n").slice(1).join("\n");
     const a = await mcpClient(t, keyA);
     try {
-      assert.deepEqual((await a.client.listTools()).tools.map((x) => x.name).sort(), ["ask", "forget", "recall", "remember"]);
+      assert.deepEqual((await a.client.listTools()).tools.map((x) => x.name).sort(), ["ask", "forget", "recall", "remember", "update"]);
       const mine = await a.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ana", text: "I moved to Lisbon last August." }] });
       assert.equal(mine.isError, undefined, textOf(mine));
       const recalled = await a.call("recall", { namespace: "ns-a", query: "Where did Ana move?" });

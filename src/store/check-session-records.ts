@@ -119,3 +119,22 @@ export function unitIdConflict(where: string, cause: unknown): RamemError {
     cause,
   });
 }
+
+/**
+ * appendUnits' compare-and-swap: the session must exist with the expected
+ * hash (an append never creates a session: replaceSession does).
+ */
+export function checkAppendable(where: string, expected: string, found: string | null): void {
+  if (found === null) {
+    throw new RamemError("SESSION_CHANGED", "the session was deleted meanwhile", { where, hint: "read the session again and redo the change; nothing of this call was written" });
+  }
+  checkExpectedHash(where, expected, found);
+}
+
+/** updateUnits' refusal of an id that is not a stored unit of the session. */
+export function unitNotInSession(where: string, unitId: string): RamemError {
+  return new RamemError("UNIT_NOT_FOUND", `the session holds no unit ${echoValue(unitId)}`, {
+    where,
+    hint: "update only units the session holds (a forgotten unit cannot be updated); nothing of this call was written",
+  });
+}

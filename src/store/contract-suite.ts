@@ -2,6 +2,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { RamemError } from "../model/errors.js";
 import type { MemoryStore, UnitRecord } from "./contract.js";
+import type { MemoryUnit } from "../model/memory-unit.js";
+import { runWritesContractSuite } from "./writes-contract-suite.js";
 import {
   TEST_DIMS,
   TEST_EMBEDDER,
@@ -29,6 +31,8 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
   }
 
   const ids = (xs: readonly { id: string }[]) => xs.map((x) => x.id);
+  /** Units as written: the store adds createdAt and updatedAt. */
+  const untimed = (us: readonly MemoryUnit[]) => us.map(({ createdAt: _c, updatedAt: _u, ...u }) => u);
   const unitIds = (recs: readonly UnitRecord[]) => recs.map((r) => r.unit.id);
   const isRamemError = (code: string) => (err: unknown) => {
     assert.ok(err instanceof RamemError, `expected RamemError, got ${String(err)}`);
@@ -90,7 +94,8 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           assert.equal(got.startTime, s.startTime);
           assert.equal(got.endTime, s.endTime);
           assert.deepEqual(got.participants, s.participants);
-          assert.deepEqual(await store.getUnits(s.namespace, unitIds(recs)), recs.map((r) => r.unit));
+          assert.deepEqual(untimed(await store.getUnits(s.namespace, unitIds(recs))), recs.map((r) => r.unit));
+          assert.ok((await store.getUnits(s.namespace, unitIds(recs))).every((u) => u.createdAt && u.updatedAt), "a stored unit carries createdAt and updatedAt");
           assert.deepEqual(ids(await store.listUnits(s.namespace)), unitIds(recs));
           assert.deepEqual(ids(await store.listSessions(s.namespace)), [s.id]);
         });
@@ -161,7 +166,7 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           const first = { stats: await store.stats(), units: await store.listUnits(s.namespace) };
           await store.replaceSession(s, "h1", recs);
           assert.deepEqual(await store.stats(), first.stats);
-          assert.deepEqual(await store.listUnits(s.namespace), first.units);
+          assert.deepEqual(await store.listUnits(s.namespace), first.units, "createdAt and updatedAt survive an unchanged rewrite");
           assert.equal((await store.searchDense(s.namespace, recs[0]!.embedding, 100)).length, 4);
         });
       });
@@ -254,8 +259,8 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
         await withStore(async (store) => {
           const { a, b, aRecs, bRecs } = await twoNamespaces(store);
           assert.deepEqual(await store.getUnits("ns-b", unitIds(aRecs).filter((id) => id !== "shared-id")), []);
-          assert.deepEqual(await store.getUnits("ns-b", ["shared-id"]), [bRecs[1]!.unit]);
-          assert.deepEqual(await store.getUnits("ns-a", ["shared-id"]), [aRecs[2]!.unit]);
+          assert.deepEqual(untimed(await store.getUnits("ns-b", ["shared-id"])), [bRecs[1]!.unit]);
+          assert.deepEqual(untimed(await store.getUnits("ns-a", ["shared-id"])), [aRecs[2]!.unit]);
           assert.deepEqual(ids(await store.listUnits("ns-b")), unitIds(bRecs));
           assert.deepEqual(ids(await store.listUnits("ns-b", { sessionId: "s-a-only" })), []);
           assert.equal((await store.getSession("ns-b", "s1"))?.contentHash, "hb");
@@ -643,6 +648,8 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
         });
       });
     });
+
+    runWritesContractSuite((fn) => withStore(fn));
 
     describe("historyRange", () => {
       it("spans the earliest session start to the latest session end", async () => {

@@ -1,5 +1,8 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { Session } from "../model/conversation.js";
+import type { FilterNode } from "../model/memory-filter.js";
+import type { ChangeStamp, UnitHistoryEvent } from "../model/unit-history.js";
+import type { Metadata } from "../model/metadata.js";
 
 /** A unit as written: with its vector. */
 export interface UnitRecord {
@@ -19,6 +22,7 @@ export interface StoredSession extends Session {
   /** Hash of the session's input and of the anchorer/embedder that built its units. */
   contentHash: string;
   unitCount: number;
+  metadata?: Metadata;
 }
 
 export interface UnitFilter {
@@ -28,8 +32,15 @@ export interface UnitFilter {
   /** Session span overlaps [from, to). ISO strings. */
   from?: string;
   to?: string;
+  /** A parsed filter (model/memory-filter.ts), rendered as SQL by the dialect. */
+  where?: FilterNode;
   limit?: number;
   offset?: number;
+}
+
+/** What a search may be narrowed to: the same filter language, inside the search's SQL. */
+export interface SearchOptions {
+  where?: FilterNode;
 }
 
 /** A whole session as written: the session, its content hash and its units with their vectors. */
@@ -42,6 +53,25 @@ export interface SessionRecords {
 export interface ReplaceSessionOptions {
   /** Write only if the stored session's contentHash is this (null: only if there is no such session). */
   expectedHash?: string | null;
+  /** Who and when, for the history events of this write (default: "library", now). */
+  change?: ChangeStamp;
+  /** How units of the session that the write drops are recorded: "superseded" (default: a re-ingest) or "forgotten" (a forget). */
+  removedAs?: "superseded" | "forgotten";
+}
+
+export interface AppendUnitsOptions {
+  /** The stored session's contentHash: the write is a compare-and-swap on it. */
+  expectedHash: string;
+  change?: ChangeStamp;
+}
+
+export interface UpdateUnitsOptions {
+  expectedHash: string;
+  change?: ChangeStamp;
+}
+
+export interface WriteOptions {
+  change?: ChangeStamp;
 }
 
 export interface ScrubOptions {
@@ -106,6 +136,32 @@ export interface MemoryStore {
   replaceSession(session: Session, contentHash: string, units: UnitRecord[], options?: ReplaceSessionOptions): Promise<void>;
 
   /**
+   * Adds units after a stored session's units, and sets the session row
+   * (span, participants, metadata, hash, count) to `session`: what an append
+   * writes, in time proportional to the new units, not to the session. The
+   * stored units are not rewritten; their session span is the session row's
+   * (every read shows the current span). A compare-and-swap on
+   * `expectedHash` like replaceSession's (SESSION_CHANGED, nothing written;
+   * a session that does not exist is SESSION_CHANGED too). Refused like
+   * replaceSession: a unit id the session or namespace already holds
+   * (UNIT_ID_CONFLICT), a unit of another session, a wrong embedding.
+   */
+  appendUnits(session: Session, contentHash: string, units: UnitRecord[], options: AppendUnitsOptions): Promise<void>;
+
+  /**
+   * Replaces some units of one session in place (same ids, same position),
+   * with their new vectors, and sets the session's hash: an update of a
+   * unit's text and the cue of its neighbour. A compare-and-swap on
+   * `expectedHash`; every id must be a stored unit of `sessionId`
+   * (UNIT_NOT_FOUND otherwise, nothing written). Records "updated" for each
+   * unit whose content changed.
+   */
+  updateUnits(namespace: string, sessionId: string, contentHash: string, units: UnitRecord[], options: UpdateUnitsOptions): Promise<void>;
+
+  /** The history of one unit, oldest first; [] for an id the namespace never held. */
+  unitHistory(namespace: string, unitId: string): Promise<UnitHistoryEvent[]>;
+
+  /**
    * Writes whole sessions into an empty namespace in one transaction (an
    * import): afterwards the namespace holds all of them or — on any failure,
    * or the process killed half-way — nothing, so the import can simply be run
@@ -113,7 +169,7 @@ export interface MemoryStore {
    * (checked inside the transaction), NAMESPACE_MISMATCH for a session of
    * another namespace, and whatever replaceSession refuses for any session.
    */
-  restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void>;
+  restoreNamespace(namespace: string, sessions: readonly SessionRecords[], options?: WriteOptions): Promise<void>;
 
   /** Units by id, in the order asked; unknown ids (or ids of other namespaces) are left out. */
   getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]>;
@@ -123,6 +179,10 @@ export interface MemoryStore {
    * unit that follows it.
    */
   listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
+  /** The turn ids a session's units cover, in conversation order (an append checks new ids against them without reading the units). */
+  listTurnIds(namespace: string, sessionId: string): Promise<string[]>;
+  /** How many units listUnits would return for the filter without limit and offset. */
+  countUnits(namespace: string, filter?: UnitFilter): Promise<number>;
   /**
    * The stored vectors of units, by id; unknown ids (or ids of other
    * namespaces) are left out. Lets an append rewrite a session and an export
@@ -131,14 +191,21 @@ export interface MemoryStore {
   getUnitEmbeddings(namespace: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
 
   /** Lexical (BM25-like) search over content + cue. `terms` are already normalised words. */
-  searchLexical(namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]>;
-  /** Exact or approximate nearest neighbours by cosine similarity; must return min(limit, units) rows. */
-  searchDense(namespace: string, vector: Float32Array, limit: number): Promise<ScoredUnitId[]>;
+  searchLexical(namespace: string, terms: readonly string[], limit: number, options?: SearchOptions): Promise<ScoredUnitId[]>;
+  /**
+   * Exact or approximate nearest neighbours by cosine similarity; must return
+   * min(limit, units) rows — of the units `options.where` selects, when given.
+   */
+  searchDense(namespace: string, vector: Float32Array, limit: number, options?: SearchOptions): Promise<ScoredUnitId[]>;
 
-  deleteUnit(namespace: string, unitId: string): Promise<boolean>;
+  /**
+   * The deletes record a "forgotten" event per unit and clear the text of
+   * every earlier event of the deleted units, in the same transaction.
+   */
+  deleteUnit(namespace: string, unitId: string, options?: WriteOptions): Promise<boolean>;
   /** Returns the number of units deleted. */
-  deleteSession(namespace: string, sessionId: string): Promise<number>;
-  deleteNamespace(namespace: string): Promise<number>;
+  deleteSession(namespace: string, sessionId: string, options?: WriteOptions): Promise<number>;
+  deleteNamespace(namespace: string, options?: WriteOptions): Promise<number>;
   /**
    * Makes what the deletes above (and replaceSession's replaced units) took
    * out unreadable in the store's own files, as far as the dialect can:

@@ -1,4 +1,5 @@
 import type { StoredSession } from "./contract.js";
+import type { Metadata } from "../model/metadata.js";
 
 /** The sessions columns both dialects share; only how `participants` is stored differs (JSON text, text[]). */
 export interface SessionRow<Participants> {
@@ -9,6 +10,8 @@ export interface SessionRow<Participants> {
   participants: Participants;
   content_hash: string;
   unit_count: number;
+  /** JSON text (SQLite) or an object (PostgreSQL jsonb); null for none. */
+  metadata?: string | Record<string, unknown> | null;
 }
 
 export function storedSessionFromRow<P>(r: SessionRow<P>, participants: (stored: P) => string[]): StoredSession {
@@ -20,5 +23,6 @@ export function storedSessionFromRow<P>(r: SessionRow<P>, participants: (stored:
     participants: participants(r.participants),
     contentHash: r.content_hash,
     unitCount: r.unit_count,
+    ...(r.metadata ? { metadata: (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Metadata } : {}),
   };
 }

@@ -12,6 +12,7 @@ function hit(rank: number, id: string, sessionId: string, start: string, turnIds
   return {
     rank,
     score: 1 / rank,
+    contentScore: 1 / rank,
     channels: {},
     reasons: [],
     unit: {

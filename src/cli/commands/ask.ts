@@ -4,6 +4,7 @@ import { hitToJson, renderAnswer, renderFrame } from "../render.js";
 import { askMemory } from "../../synthesis/ask.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
 import { requireNamespace } from "../require-namespace.js";
+import { cliOut, cliErr } from "../io.js";
 
 interface AskCliOptions extends CommonOptions {
   k: number;
@@ -50,7 +51,7 @@ export function askCommand(): Command {
         );
 
         if (opts.json) {
-          process.stdout.write(
+          cliOut(
             `${JSON.stringify({
               question,
               namespace,
@@ -68,12 +69,12 @@ export function askCommand(): Command {
           return;
         }
 
-        if (result.hits.length === 0) process.stderr.write(`no memories matched in namespace "${namespace}".\n`);
+        if (result.hits.length === 0) cliErr(`no memories matched in namespace "${namespace}".\n`);
         // TypeScript does not see the assignment inside the callback and narrows `frame` to null.
         const shownFrame = frame as RecallFrame | null;
-        if (shownFrame && result.hits.length) process.stderr.write(`${renderFrame(shownFrame)}\n`);
-        if (!result.llmConfigured) process.stderr.write(`${NO_LLM_NOTE}\n`);
-        process.stdout.write(renderAnswer(result));
+        if (shownFrame && result.hits.length) cliErr(`${renderFrame(shownFrame)}\n`);
+        if (!result.llmConfigured) cliErr(`${NO_LLM_NOTE}\n`);
+        cliOut(renderAnswer(result));
       } finally {
         await memory.close();
       }

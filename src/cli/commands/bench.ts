@@ -19,6 +19,7 @@ import { combinedRows, combinedTable, writeCombinedReport } from "../../bench/re
 import { runStatesBench } from "../../bench/states/run-states.js";
 import { statesTables, writeStatesReport } from "../../bench/report/states-report.js";
 import { parsePositiveInt, runAction } from "../shared.js";
+import { cliOut } from "../io.js";
 
 interface BenchCliOptions {
   data: string;
@@ -157,8 +158,8 @@ export function benchCommand(): Command {
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
           const run = await benchLocomo(opts, opts.data, parseKs(opts.k), resolve(opts.out), progress);
           progress.stop();
-          if (opts.json) process.stdout.write(`${JSON.stringify(run.result)}\n`);
-          else process.stdout.write(`${run.text}wrote ${run.files.join(", ")}\n`);
+          if (opts.json) cliOut(`${JSON.stringify(run.result)}\n`);
+          else cliOut(`${run.text}wrote ${run.files.join(", ")}\n`);
         }),
       ),
   );
@@ -177,8 +178,8 @@ export function benchCommand(): Command {
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
           const run = await benchLongMemEval(opts, opts.data, parseKs(opts.k), resolve(opts.out), progress);
           progress.stop();
-          if (opts.json) process.stdout.write(`${JSON.stringify(run.summary)}\n`);
-          else process.stdout.write(`${run.text}wrote ${run.files.join(", ")}\n`);
+          if (opts.json) cliOut(`${JSON.stringify(run.summary)}\n`);
+          else cliOut(`${run.text}wrote ${run.files.join(", ")}\n`);
         }),
       ),
   );
@@ -207,8 +208,8 @@ export function benchCommand(): Command {
           });
           progress.stop();
           const files = writeStatesReport(result, resolve(opts.out), commandLine());
-          if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-          else process.stdout.write(`${statesTables(result)}\n\nwrote ${files.join(", ")}\n`);
+          if (opts.json) cliOut(`${JSON.stringify(result)}\n`);
+          else cliOut(`${statesTables(result)}\n\nwrote ${files.join(", ")}\n`);
         }),
       ),
   );
@@ -231,8 +232,8 @@ export function benchCommand(): Command {
           progress.stop();
           const rows = combinedRows(locomo.result, lme.result);
           const files = writeCombinedReport(rows, out, commandLine());
-          if (opts.json) process.stdout.write(`${JSON.stringify({ variants: rows, locomo: locomo.result, longmemeval: lme.summary })}\n`);
-          else process.stdout.write(`${combinedTable(rows)}\n\nwrote ${[...files, ...locomo.files, ...lme.files].join(", ")}\n`);
+          if (opts.json) cliOut(`${JSON.stringify({ variants: rows, locomo: locomo.result, longmemeval: lme.summary })}\n`);
+          else cliOut(`${combinedTable(rows)}\n\nwrote ${[...files, ...locomo.files, ...lme.files].join(", ")}\n`);
         }),
       ),
   );
@@ -277,11 +278,11 @@ export function benchCommand(): Command {
               })),
               { k: opts.k },
             );
-            if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+            if (opts.json) cliOut(`${JSON.stringify(result)}\n`);
             else {
               const row = (name: string, s: LatencySummary) =>
                 `| ${name} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.mean.toFixed(2)} | ${s.max.toFixed(2)} |`;
-              process.stdout.write(
+              cliOut(
                 `${result.dialect} store ${result.location}: ${result.queries} queries (after warm-up), pool ${result.pool}, k ${result.k}\n\n` +
                   `| ms per query | p50 | p95 | mean | max |\n|---|---|---|---|---|\n` +
                   `${row("searchLexical", result.lexical)}\n${row("searchDense", result.dense)}\n${row("recall (RaMem)", result.recall)}\n`,

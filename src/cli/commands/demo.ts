@@ -7,6 +7,7 @@ import { openMemory, type EmbedderName } from "../../open-memory.js";
 import { readConversationFile } from "../../formats/conversation-file.js";
 import { hitToJson, renderFrame, renderHit } from "../render.js";
 import { parsePositiveInt, runAction } from "../shared.js";
+import { cliOut } from "../io.js";
 
 export const SAMPLE_FILE = fileURLToPath(new URL("../../../examples/sample-conversation.json", import.meta.url));
 
@@ -36,14 +37,14 @@ export function demoCommand(): Command {
           const results = [];
           for (const query of DEMO_QUERIES) results.push({ query, ...(await memory.recall(query, { namespace, k: opts.k })) });
           if (opts.json) {
-            process.stdout.write(`${JSON.stringify({ ingest: report, results: results.map((r) => ({ query: r.query, frame: r.frame, hits: r.hits.map(hitToJson) })) })}\n`);
+            cliOut(`${JSON.stringify({ ingest: report, results: results.map((r) => ({ query: r.query, frame: r.frame, hits: r.hits.map(hitToJson) })) })}\n`);
             return;
           }
-          process.stdout.write(
+          cliOut(
             `ramem demo — ${report.sessions} sessions, ${report.turns} turns → ${report.unitsWritten} memory units ` +
               `(embedder ${memory.embedder.id}, store ${memory.store.location}, ${report.seconds.toFixed(1)} s)\n`,
           );
-          for (const r of results) process.stdout.write(`\n? ${r.query}\n${r.frame ? `${renderFrame(r.frame)}\n` : ""}${r.hits.map(renderHit).join("\n")}\n`);
+          for (const r of results) cliOut(`\n? ${r.query}\n${r.frame ? `${renderFrame(r.frame)}\n` : ""}${r.hits.map(renderHit).join("\n")}\n`);
         } finally {
           await memory.close();
           if (dir) rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { writeFile } from "node:fs/promises";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
 import { requireNamespace } from "../require-namespace.js";
+import { cliOut, cliErr } from "../io.js";
 
 export function exportCommand(): Command {
   return addStoreOptions(
@@ -18,8 +19,8 @@ export function exportCommand(): Command {
         const text = `${(await memory.exportNamespace(opts.namespace)).join("\n")}\n`;
         if (opts.out) {
           await writeFile(opts.out, text);
-          process.stderr.write(`exported ${s.sessions} sessions, ${s.units} units of ${opts.namespace} to ${opts.out}\n`);
-        } else process.stdout.write(text);
+          cliErr(`exported ${s.sessions} sessions, ${s.units} units of ${opts.namespace} to ${opts.out}\n`);
+        } else cliOut(text);
       } finally {
         await memory.close();
       }

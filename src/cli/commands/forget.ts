@@ -6,6 +6,7 @@ import { echoValue } from "../../model/echo-value.js";
 import { checkNamespace } from "../../formats/shared.js";
 import type { Memory } from "../../memory.js";
 import type { ScrubReport } from "../../store/contract.js";
+import { cliOut, cliErr, setExitCode } from "../io.js";
 
 type What = "unit" | "session" | "namespace";
 
@@ -47,8 +48,8 @@ Examples:
         try {
           const description = await describeTarget(memory, target);
           if (!opts.yes && !(await confirmOnTerminal(`Forget ${description}? This cannot be undone. [y/N] `))) {
-            process.stderr.write("cancelled: nothing was deleted\n");
-            process.exitCode = 1;
+            cliErr("cancelled: nothing was deleted\n");
+            setExitCode(1);
             return;
           }
           let scrub: ScrubReport | undefined;
@@ -62,12 +63,12 @@ Examples:
           const report = scrub as ScrubReport | undefined;
           if (opts.json) {
             const id = target.what === "namespace" ? null : target.id;
-            process.stdout.write(`${JSON.stringify({ namespace: target.namespace, what: target.what, id, unitsDeleted, purged: forget.purge, scrub: report ?? null })}\n`);
+            cliOut(`${JSON.stringify({ namespace: target.namespace, what: target.what, id, unitsDeleted, purged: forget.purge, scrub: report ?? null })}\n`);
           } else {
             const done = report ? `; scrubbed from the store's files (${report.steps.join(", ") || "nothing to do"})` : "";
-            process.stdout.write(`forgot ${description}: ${unitsDeleted} memor${unitsDeleted === 1 ? "y" : "ies"} deleted${done}\n`);
+            cliOut(`forgot ${description}: ${unitsDeleted} memor${unitsDeleted === 1 ? "y" : "ies"} deleted${done}\n`);
           }
-          if (report && !report.complete && report.note) process.stderr.write(`warning: ${report.note}\n`);
+          if (report && !report.complete && report.note) cliErr(`warning: ${report.note}\n`);
         } finally {
           await memory.close();
         }

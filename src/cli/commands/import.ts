@@ -4,6 +4,7 @@ import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from 
 import { RamemError } from "../../model/errors.js";
 import { decodeUtf8 } from "../../util/decode-utf8.js";
 import type { EmbedderName } from "../../open-memory.js";
+import { cliOut } from "../io.js";
 
 /** The embedder an export's vectors came from, so an empty store opens with it unless --embedder says otherwise. */
 function embedderOfExport(text: string): EmbedderName | undefined {
@@ -39,7 +40,7 @@ export function importCommand(): Command {
       const memory = await openFromOptions({ db: opts.db, store: opts.store, ...(embedder ? { embedder } : {}) });
       try {
         const report = await memory.importNamespace(text, { source: file, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
-        process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `imported ${report.sessions} sessions, ${report.units} units into ${report.namespace}\n`);
+        cliOut(opts.json ? `${JSON.stringify(report)}\n` : `imported ${report.sessions} sessions, ${report.units} units into ${report.namespace}\n`);
       } finally {
         await memory.close();
       }

@@ -3,6 +3,7 @@ import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from 
 import { createProgress } from "../progress.js";
 import { readConversationFile, type FormatName } from "../../formats/conversation-file.js";
 import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
+import { cliOut, cliErr } from "../io.js";
 
 interface IngestOptions extends CommonOptions {
   format: FormatName | "auto";
@@ -18,8 +19,8 @@ export function ingestCommand(): Command {
         "Anchor a conversation file into memory units and store them.\n" +
           "Each session is written in one transaction; re-ingesting an unchanged session is a no-op.",
       )
-      .argument("<file>", "conversation file (native JSON/JSONL, LoCoMo, LongMemEval, or a `ramem export` file, whose turns are anchored and embedded afresh)")
-      .addOption(new Option("--format <format>", "input format (export: re-derive units from an export's verbatim turns)").choices(["auto", "native", "locomo", "longmemeval", "export"]).default("auto"))
+      .argument("<file>", "conversation file (native JSON/JSONL, OpenAI-style messages JSON/JSONL, LoCoMo, LongMemEval, or a `ramem export` file, whose turns are anchored and embedded afresh)")
+      .addOption(new Option("--format <format>", "input format (export: re-derive units from an export's verbatim turns)").choices(["auto", "native", "messages", "locomo", "longmemeval", "export"]).default("auto"))
       .option("--namespace <ns>", "store everything in this namespace (default: the file's own, e.g. LoCoMo sample_id)")
       .addOption(
         new Option("--anchorer <name>", "rule: offline restatement per turn; llm: the configured LLM (RAMEM_LLM_*) restates windows of turns, falling back to the rules per window")
@@ -46,15 +47,15 @@ export function ingestCommand(): Command {
         const namespaces = [...new Set(sessions.map((s) => s.session.namespace))];
         const rate = result.unitsWritten / Math.max(result.seconds, 1e-6);
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, droppedEvidence: report.dropped.length })}\n`);
+          cliOut(`${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, droppedEvidence: report.dropped.length })}\n`);
         } else {
-          process.stdout.write(
+          cliOut(
             `ingested ${result.sessions} sessions (${result.sessionsUnchanged} unchanged), ${result.turns} turns → ${result.unitsWritten} units written ` +
               `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s)\n` +
               `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n` +
               (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : ""),
           );
-          for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) process.stderr.write(`warning: ${w}\n`);
+          for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) cliErr(`warning: ${w}\n`);
         }
       } finally {
         progress.stop();

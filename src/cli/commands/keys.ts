@@ -6,6 +6,7 @@ import { ROLES, type ApiKeyRecord, type ApiKeyStore, type Role } from "../../sto
 import { createApiKey } from "../../server/auth/create-api-key.js";
 import { RamemError } from "../../model/errors.js";
 import { echoValue } from "../../model/echo-value.js";
+import { cliOut } from "../io.js";
 
 interface KeysOptions {
   db?: string;
@@ -47,10 +48,10 @@ export function keysCommand(): Command {
     runAction(opts.json, async () => {
       const { record, secret } = await withKeys(opts, (keys) => createApiKey(keys, { name: opts.name, role: opts.role, namespaces: opts.namespace }));
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ ...publicView(record), secret })}\n`);
+        cliOut(`${JSON.stringify({ ...publicView(record), secret })}\n`);
         return;
       }
-      process.stdout.write(
+      cliOut(
         `created ${record.id} (${record.role} on ${record.namespaces.join(", ")})\n\n  ${secret}\n\n` +
           "This secret is shown once and cannot be recovered; store it now. Send it as: Authorization: Bearer <secret>\n",
       );
@@ -61,15 +62,15 @@ export function keysCommand(): Command {
     runAction(opts.json, async () => {
       const all = await withKeys(opts, (keys) => keys.listKeys());
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ keys: all.map(publicView) })}\n`);
+        cliOut(`${JSON.stringify({ keys: all.map(publicView) })}\n`);
         return;
       }
       if (!all.length) {
-        process.stdout.write("no API keys: the server runs open on loopback (until the first key is created) and refuses other hosts. Create one with `ramem keys create`.\n");
+        cliOut("no API keys: the server runs open on loopback (until the first key is created) and refuses other hosts. Create one with `ramem keys create`.\n");
         return;
       }
       for (const k of all) {
-        process.stdout.write(
+        cliOut(
           `${k.id}  ${k.name.padEnd(20)} ${k.role.padEnd(5)}  ${k.namespaces.join(",").padEnd(24)} created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}\n`,
         );
       }
@@ -85,12 +86,12 @@ export function keysCommand(): Command {
         });
         if (!ok) throw new RamemError("KEY_NOT_FOUND", `no active key ${echoValue(id)}`, { hint: "see the ids with `ramem keys list`" });
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ revoked: id, activeKeys: active })}\n`);
+          cliOut(`${JSON.stringify({ revoked: id, activeKeys: active })}\n`);
           return;
         }
-        process.stdout.write(`revoked ${id}\n`);
+        cliOut(`revoked ${id}\n`);
         if (active === 0) {
-          process.stdout.write(
+          cliOut(
             "No active key remains: a server on this store now refuses every request (401) until a key is created (`ramem keys create`). " +
               "Revoking never reopens it; to run open on loopback on purpose, restart it with `ramem serve --open`.\n",
           );

@@ -44,7 +44,7 @@ describe("ramem mcp (stdio)", () => {
       const mcp = await startMcp(["--db", db, "--embedder", "hash"]);
       try {
         const { tools } = await mcp.client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember"]);
+        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember", "update"]);
         const stored = await mcp.call("remember", {
           namespace: "agent",
           sessionTime: "2023-05-08",
@@ -174,7 +174,7 @@ describe("ramem mcp (stdio), requests pipelined without waiting", () => {
         rpc(4, "tools/call", { name: "remember", arguments: { namespace: "agent", turns: [{ speaker: "Ana", text: "nul \u0000 here" }] } }),
         rpc(5, "tools/list", {}),
       ]);
-      assert.deepEqual(responses.get(1)?.error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget" });
+      assert.deepEqual(responses.get(1)?.error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget, update" });
       assert.equal(responses.get(2)?.error?.code, -32602);
       assert.match(responses.get(2)?.error?.message, /params\.arguments must be an object/);
       assert.equal(responses.get(3)?.error?.code, -32700);
@@ -183,7 +183,7 @@ describe("ramem mcp (stdio), requests pipelined without waiting", () => {
       const nul = responses.get(4)?.result;
       assert.equal(nul?.isError, true, JSON.stringify(responses.get(4)));
       assert.match(nul.content[0].text, /contains a NUL character \(U\+0000\) at character 5;.* at turns\[0\]\.text/);
-      assert.equal(responses.get(5)?.result?.tools?.length, 4, "the server goes on");
+      assert.equal(responses.get(5)?.result?.tools?.length, 5, "the server goes on");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,6 +6,7 @@ import { LOCAL_PRINCIPAL, type Principal } from "../../server/auth/principal.js"
 import { checkNamespace } from "../../formats/shared.js";
 import { guardToolCalls } from "../../server/mcp/guard-tool-calls.js";
 import { utf8LinesOnly } from "../utf8-lines.js";
+import { cliErr } from "../io.js";
 
 interface McpCliOptions extends Omit<CommonOptions, "namespace"> {
   namespace?: string[];
@@ -92,7 +93,7 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
           }
         };
         const scope = principal.namespaces === "all" ? "all namespaces" : `namespaces ${principal.namespaces.join(", ")}`;
-        process.stderr.write(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
+        cliErr(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
       }),
     );
 }

@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
 import { requireNamespace } from "../require-namespace.js";
 import { createProgress } from "../progress.js";
+import { cliOut } from "../io.js";
 import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
 
 export function reanchorCommand(): Command {
@@ -22,8 +23,8 @@ export function reanchorCommand(): Command {
         await requireNamespace(memory, opts.namespace);
         const r = await memory.reanchor(opts.namespace, { onProgress: (p) => progress.update(p.turnsDone, p.turnsTotal, `session ${p.sessionsDone}/${p.sessionsTotal}`) });
         progress.stop();
-        if (opts.json) process.stdout.write(`${JSON.stringify({ namespace: opts.namespace, anchorer: memory.anchorer.id, ...r })}\n`);
-        else process.stdout.write(`re-anchored ${r.sessions} sessions, ${r.turns} turns → ${r.unitsWritten} units with ${memory.anchorer.id} in ${r.seconds.toFixed(1)} s\n`);
+        if (opts.json) cliOut(`${JSON.stringify({ namespace: opts.namespace, anchorer: memory.anchorer.id, ...r })}\n`);
+        else cliOut(`re-anchored ${r.sessions} sessions, ${r.turns} turns → ${r.unitsWritten} units with ${memory.anchorer.id} in ${r.seconds.toFixed(1)} s\n`);
       } finally {
         progress.stop();
         await memory.close();

@@ -4,12 +4,23 @@ import { hitToJson, renderFrame, renderHit } from "../render.js";
 import { CONTENT_ONLY } from "../../retrieval/recall-pipeline.js";
 import { parseIsoOption } from "../shared.js";
 import { requireNamespace } from "../require-namespace.js";
+import { parseJson } from "../../formats/shared.js";
+import { InvalidArgumentError } from "commander";
+
+function parseScore(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError(`--min-score must be a number from 0 to 1, got "${value}".`);
+  return n;
+}
+import { cliOut, cliErr } from "../io.js";
 
 interface RecallCliOptions extends CommonOptions {
   k: number;
   questionDate?: string;
   contentOnly?: boolean;
   llmFrame?: boolean;
+  filter?: string;
+  minScore?: number;
 }
 
 export function recallCommand(): Command {
@@ -21,6 +32,8 @@ export function recallCommand(): Command {
       .option("-k, --k <n>", "how many units to return", parsePositiveInt("--k"), 10)
       .option("--question-date <iso>", "when the question is asked (grounds \"last year\", \"two weeks ago\")")
       .option("--content-only", "skip the recall frame: plain content ranking (the baseline)")
+      .option("--filter <json>", 'only units matching this filter, e.g. \'{"metadata.project": "apollo"}\' (see README › Filters)')
+      .option("--min-score <s>", "drop hits scoring below this (0 to 1)", parseScore)
       .option("--llm-frame", "let the configured LLM ground what the rules could not (one call; needs RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL)"),
   ).action(async (query: string, opts: RecallCliOptions) =>
     runAction(opts.json, async () => {
@@ -34,15 +47,17 @@ export function recallCommand(): Command {
           ...(questionDate ? { questionDate } : {}),
           ...(opts.contentOnly ? { switches: CONTENT_ONLY } : {}),
           ...(opts.llmFrame ? { llmFrame: true } : {}),
+          ...(opts.filter ? { filter: parseJson(opts.filter, "--filter") as Record<string, unknown> } : {}),
+          ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
         });
-        if (frameRefinement?.warning) process.stderr.write(`warning: ${frameRefinement.warning}\n`);
+        if (frameRefinement?.warning) cliErr(`warning: ${frameRefinement.warning}\n`);
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, ...(frameRefinement ? { frameRefinement } : {}), hits: hits.map(hitToJson) })}\n`);
+          cliOut(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, ...(frameRefinement ? { frameRefinement } : {}), hits: hits.map(hitToJson) })}\n`);
         } else if (hits.length === 0) {
-          process.stdout.write(`no memories matched in namespace "${opts.namespace}".\n`);
+          cliOut(`no memories matched in namespace "${opts.namespace}".\n`);
         } else {
-          if (frame) process.stdout.write(`${renderFrame(frame)}\n`);
-          process.stdout.write(`${hits.map(renderHit).join("\n")}\n`);
+          if (frame) cliOut(`${renderFrame(frame)}\n`);
+          cliOut(`${hits.map(renderHit).join("\n")}\n`);
         }
       } finally {
         await memory.close();

@@ -6,6 +6,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startServer } from "../../server/serve.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IMPORT_BYTES } from "../../server/rest/rest-deps.js";
 import { InvalidArgumentError } from "commander";
 import { waitForShutdown } from "../wait-for-shutdown.js";
+import { cliOut, cliErr } from "../io.js";
 
 interface ServeOptions extends CommonOptions {
   host: string;
@@ -67,13 +68,13 @@ export function serveCommand(): Command {
         throw err;
       }
       const line = { url: server.url, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };
-      process.stdout.write(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json; MCP: ${server.url}/mcp)\n`);
+      cliOut(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json; MCP: ${server.url}/mcp)\n`);
       const reason = await waitForShutdown();
       // Clean: no new connections, open ones closed, then the key store and the memory store (SQLite checkpoints its WAL on close).
       await server.close();
       await keys.close();
       await memory.close();
-      process.stderr.write(`ramem serve: stopped (${reason})\n`);
+      cliErr(`ramem serve: stopped (${reason})\n`);
     }),
   );
 }

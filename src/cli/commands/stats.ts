@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { cliOut } from "../io.js";
 
 export function statsCommand(): Command {
   return addStoreOptions(
@@ -15,16 +16,16 @@ export function statsCommand(): Command {
         const perNamespace = [];
         for (const ns of namespaces) perNamespace.push({ namespace: ns, ...(await memory.stats(ns)), range: await memory.store.historyRange(ns) });
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ store: memory.store.location, ...stats, perNamespace })}\n`);
+          cliOut(`${JSON.stringify({ store: memory.store.location, ...stats, perNamespace })}\n`);
           return;
         }
-        process.stdout.write(
+        cliOut(
           `store: ${memory.store.location}\nembedder: ${stats.embedder ?? "(none yet)"}${stats.dimensions ? ` (${stats.dimensions}-d)` : ""}\n` +
             `namespaces: ${stats.namespaces} · sessions: ${stats.sessions} · units: ${stats.units}\n`,
         );
         for (const n of perNamespace) {
           const range = n.range ? `${n.range.start.slice(0, 10)} → ${n.range.end.slice(0, 10)}` : "empty";
-          process.stdout.write(`  ${n.namespace.padEnd(24)} ${String(n.sessions).padStart(5)} sessions ${String(n.units).padStart(7)} units  ${range}\n`);
+          cliOut(`  ${n.namespace.padEnd(24)} ${String(n.sessions).padStart(5)} sessions ${String(n.units).padStart(7)} units  ${range}\n`);
         }
       } finally {
         await memory.close();

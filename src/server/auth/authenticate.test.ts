@@ -28,7 +28,7 @@ describe("createAuthenticator", () => {
   it("a Bearer key becomes its principal; missing, malformed, unknown or revoked keys are UNAUTHORIZED", async () => {
     const { record, secret } = await createApiKey(keys, { name: "reader", role: "read", namespaces: ["n1"] });
     const authenticate = createAuthenticator({ keys, open: "until-first-key" });
-    assert.deepEqual(await authenticate(req(`Bearer ${secret}`)), { keyId: record.id, role: "read", namespaces: ["n1"] });
+    assert.deepEqual(await authenticate(req(`Bearer ${secret}`)), { keyId: record.id, keyName: "reader", role: "read", namespaces: ["n1"] });
     assert.equal((await authenticate(req(`bearer   ${secret} `))).keyId, record.id);
     await assert.rejects(authenticate(req()), isCode("UNAUTHORIZED"));
     await assert.rejects(authenticate(req(`Basic ${secret}`)), isCode("UNAUTHORIZED"));

@@ -44,7 +44,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     if (!match) throw unauthorized("the Authorization header is not `Bearer <key>`", "send the header Authorization: Bearer rm_...");
     const record = await options.keys.findActiveKey(hashSecret(match[1]!));
     if (!record) throw unauthorized("unknown or revoked API key", "check the key, or create a new one with `ramem keys create`");
-    return { keyId: record.id, role: record.role, namespaces: Object.freeze([...record.namespaces]) };
+    return { keyId: record.id, keyName: record.name, role: record.role, namespaces: Object.freeze([...record.namespaces]) };
   };
 }
 

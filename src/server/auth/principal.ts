@@ -9,6 +9,8 @@ import type { Role } from "../../store/api-key-contract.js";
 export interface Principal {
   /** The API key's public id; null for the local principal. */
   keyId: string | null;
+  /** The API key's name (what history records as who made a change); absent for the local principal. */
+  keyName?: string;
   role: Role;
   /** The namespaces this caller may touch; "all" only for the local principal. */
   namespaces: readonly string[] | "all";
@@ -27,3 +29,8 @@ export function mayAccess(principal: Principal, namespace: string, needs: Role):
 }
 
 export const LOCAL_PRINCIPAL: Principal = Object.freeze({ keyId: null, role: "admin", namespaces: "all" });
+
+/** Who a change is recorded as in a unit's history: the key's name, else its id, else "local" (a keyless local server, stdio MCP). */
+export function actorOf(principal: Principal): string {
+  return principal.keyName ?? principal.keyId ?? "local";
+}

@@ -69,7 +69,7 @@ describe("MCP over streamable HTTP", () => {
 
         const a = await clientFor(http.url, "secret-a");
         const { tools } = await a.client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember"]);
+        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember", "update"]);
         const mine = await a.call("remember", { namespace: "ns-a", turns: [{ speaker: "Ana", text: "I moved to Lisbon last August." }] });
         assert.equal(mine.isError, undefined, textOf(mine));
         const recalled = await a.call("recall", { namespace: "ns-a", query: "Where did Ana move?" });
@@ -153,7 +153,7 @@ describe("MCP over streamable HTTP", () => {
         assert.equal((await post(call("y".repeat(5 * 1024 * 1024)))).status, 413);
 
         const nameless = await post(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: { namespace: "ns-a" } } }));
-        assert.deepEqual(((await nameless.json()) as { error: unknown }).error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget" });
+        assert.deepEqual(((await nameless.json()) as { error: unknown }).error, { code: -32602, message: "tools/call needs params.name, the tool to call: one of remember, recall, ask, forget, update" });
         const latin1 = Buffer.concat([Buffer.from(call("caf").slice(0, -4)), Buffer.from([0xe9]), Buffer.from('"}]}}}')]);
         const notUtf8 = await fetch(http.url, { method: "POST", headers: { authorization: "Bearer secret-a", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: latin1 });
         assert.equal(notUtf8.status, 400);

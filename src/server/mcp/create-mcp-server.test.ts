@@ -13,12 +13,12 @@ const READ_A: Principal = { keyId: "key_ra", role: "read", namespaces: ["ns-a"] 
 const WRITE_A: Principal = { keyId: "key_wa", role: "write", namespaces: ["ns-a"] };
 
 describe("MCP tools (in-process client)", () => {
-  it("lists the four tools, each with an input and an output schema", async () => {
+  it("lists the five tools, each with an input and an output schema", async () => {
     await withMemory(async (memory) => {
       const mcp = await connect(memory, LOCAL_PRINCIPAL);
       try {
         const { tools } = await mcp.client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember"]);
+        assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember", "update"]);
         for (const t of tools) {
           assert.ok(t.description && t.description.length > 80, `${t.name} explains itself`);
           assert.ok(t.inputSchema.properties && "namespace" in t.inputSchema.properties, `${t.name} takes a namespace`);
@@ -26,6 +26,33 @@ describe("MCP tools (in-process client)", () => {
         }
         const remember = tools.find((t) => t.name === "remember")!;
         assert.deepEqual(remember.inputSchema.required?.slice().sort(), ["namespace", "turns"]);
+      } finally {
+        await mcp.close();
+      }
+    });
+  });
+
+  it("remember with metadata, recall with a filter, update a memory (old text in history, recorded as the caller), refuse a forgotten one", async () => {
+    await withMemory(async (memory) => {
+      const mcp = await connect(memory, { keyId: "key_1", keyName: "agent-key", role: "write", namespaces: ["alpha"] });
+      try {
+        const a = (await mcp.call("remember", { namespace: "alpha", ...CHAT, metadata: { project: "family" } })).structuredContent as { unitIds: string[] };
+        await mcp.call("remember", { namespace: "alpha", turns: [{ speaker: "Jon", text: "I went to a support group for runners." }] });
+        const filtered = await mcp.call("recall", { namespace: "alpha", query: "support group", filter: { "metadata.project": "family" } });
+        const memories = (filtered.structuredContent as { memories: Array<{ unitId: string }> }).memories;
+        assert.ok(memories.length > 0 && memories.every((m) => a.unitIds.includes(m.unitId)), textOf(filtered));
+        const badFilter = await mcp.call("recall", { namespace: "alpha", query: "x", filter: { colour: "red" } });
+        assert.equal(badFilter.isError, true);
+        assert.match(textOf(badFilter), /BAD_FILTER|unknown filter field/);
+        const updated = await mcp.call("update", { namespace: "alpha", id: a.unitIds[2], text: "I'm comparing two adoption agencies." });
+        assert.equal(updated.isError, undefined, textOf(updated));
+        assert.match((updated.structuredContent as { content: string }).content, /two adoption agencies/);
+        const history = await memory.history(a.unitIds[2]!, { namespace: "alpha" });
+        assert.deepEqual(history.map((e) => [e.event, e.actor]), [["created", "agent-key"], ["updated", "agent-key"]]);
+        await mcp.call("forget", { namespace: "alpha", what: "unit", id: a.unitIds[2] });
+        const gone = await mcp.call("update", { namespace: "alpha", id: a.unitIds[2], text: "again" });
+        assert.equal(gone.isError, true);
+        assert.match(textOf(gone), /forgotten/);
       } finally {
         await mcp.close();
       }

@@ -7,10 +7,13 @@ import { RamemError } from "../../model/errors.js";
 import { parseDate } from "../../formats/shared.js";
 import { EMPTY_FRAME } from "../../model/recall-frame.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
+import { escapeStoredText } from "../../synthesis/escape-stored-text.js";
 import { rememberTurns } from "./remember-turns.js";
-import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput } from "./tool-schemas.js";
+import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput, updateInput, updateOutput } from "./tool-schemas.js";
+import { actorOf } from "../auth/principal.js";
 import { describeAnswer, describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
 import { echoValue } from "../../model/echo-value.js";
+import { packageVersion } from "../../util/package-version.js";
 
 export interface McpServerOptions {
   memory: Memory;
@@ -21,12 +24,12 @@ export interface McpServerOptions {
 }
 
 export const MCP_SERVER_NAME = "ramem";
-export const MCP_SERVER_VERSION = "0.1.0";
+export const MCP_SERVER_VERSION = packageVersion();
 
 export const NO_LLM_NOTICE =
   "No LLM is configured on this ramem server, so it returns the evidence instead of an answer (whoever runs it can set RAMEM_LLM_MODEL and RAMEM_LLM_BASE_URL). Answer from the memories below yourself: each carries its session date, turn ids and event time, so check that a memory's episode fits the question before using it.";
 
-const INSTRUCTIONS = `ramem is long-term memory. Call \`remember\` with the turns of a conversation worth keeping (pass the returned sessionId on later calls to add to the same conversation). Call \`recall\` before answering anything that depends on past conversations: it returns memories with their coordinates (session date, event time, participants, source turns) — prefer memories whose episode fits the question. \`ask\` answers a question from memory when the server has an LLM. \`forget\` deletes a memory, a session or a namespace. Every call names a namespace.`;
+const INSTRUCTIONS = `ramem is long-term memory. Call \`remember\` with the turns of a conversation worth keeping (pass the returned sessionId on later calls to add to the same conversation). Call \`recall\` before answering anything that depends on past conversations: it returns memories with their coordinates (session date, event time, participants, source turns) — prefer memories whose episode fits the question. \`ask\` answers a question from memory when the server has an LLM. \`forget\` deletes a memory, a session or a namespace; \`update\` corrects what a memory says. Every call names a namespace.`;
 
 /**
  * The MCP face of a Memory: four tools, each checked against the caller's
@@ -60,7 +63,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
     async (args) =>
       guarded(args.namespace, "write", async () => {
-        const outcome = await rememberTurns(memory, args, now);
+        const outcome = await rememberTurns(memory, { ...args, actor: actorOf(principal) }, now);
         const text =
           `${outcome.mode === "unchanged" ? "Already stored (unchanged)" : `Remembered ${outcome.turnIds.length} turn(s)`} in session ${outcome.sessionId} ` +
           `(${outcome.mode}; namespace ${outcome.namespace}; session ${outcome.sessionStart} – ${outcome.sessionEnd}). ` +
@@ -86,6 +89,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           namespace: args.namespace,
           k: args.k ?? 10,
           ...(questionDate ? { questionDate } : {}),
+          ...(args.filter ? { filter: args.filter } : {}),
+          ...(args.minScore !== undefined ? { minScore: args.minScore } : {}),
         });
         const frame = induced ?? EMPTY_FRAME(args.query);
         const ordered = [...hits].sort((a, b) => a.rank - b.rank);
@@ -159,7 +164,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       guarded(args.namespace, args.what === "namespace" ? "admin" : "write", async () => {
         const { namespace, what } = args;
         let deleted: number;
-        if (what === "namespace") deleted = await memory.forgetNamespace(namespace);
+        if (what === "namespace") deleted = await memory.forgetNamespace(namespace, { actor: actorOf(principal) });
         else {
           if (!args.id) {
             throw new RamemError("BAD_INPUT", `forget ${what} needs the ${what} id`, {
@@ -168,7 +173,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             });
           }
           // A unit goes with its words in its neighbours' cues (forgetUnit); both hold the namespace's write lock.
-          deleted = what === "unit" ? Number(await memory.forgetUnit(args.id, { namespace })) : await memory.forgetSession(args.id, { namespace });
+          const actor = actorOf(principal);
+          deleted = what === "unit" ? Number(await memory.forgetUnit(args.id, { namespace, actor })) : await memory.forgetSession(args.id, { namespace, actor });
           if (deleted === 0) {
             throw new RamemError("NOT_FOUND", `no ${what} ${echoValue(args.id)} in namespace ${echoValue(namespace)}`, {
               hint: what === "unit" ? "use a unitId from a recall in this namespace" : "use a sessionId from remember (or recall's session.id) in this namespace",
@@ -181,6 +187,24 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             ? `Forgot namespace ${JSON.stringify(namespace)}: ${deleted} memories deleted.`
             : `Forgot ${what} ${JSON.stringify(id)} in namespace ${JSON.stringify(namespace)}: ${deleted} memor${deleted === 1 ? "y" : "ies"} deleted.`;
         return { content: [{ type: "text", text }], structuredContent: { namespace, what, id, unitsDeleted: deleted } };
+      }),
+  );
+
+  server.registerTool(
+    "update",
+    {
+      title: "Correct a memory",
+      description:
+        "Correct what one memory says (id: the unitId from recall; text: the corrected words). The memory keeps its place in its conversation and is re-read for times, people and places; the old text stays in its history. A forgotten memory cannot be updated: remember the corrected words instead.",
+      inputSchema: updateInput,
+      outputSchema: updateOutput,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      guarded(args.namespace, "write", async () => {
+        const unit = await memory.update(args.id, { text: args.text }, { namespace: args.namespace, actor: actorOf(principal) });
+        const text = `Updated memory ${JSON.stringify(unit.id)} in namespace ${JSON.stringify(args.namespace)}: ${escapeStoredText(unit.content)}`;
+        return { content: [{ type: "text", text }], structuredContent: { namespace: args.namespace, unitId: unit.id, content: unit.content, updatedAt: unit.updatedAt ?? null } };
       }),
   );
 

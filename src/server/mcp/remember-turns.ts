@@ -3,6 +3,7 @@ import type { Memory } from "../../memory.js";
 import type { TurnInput } from "../../anchoring/session-from-turns.js";
 import { sessionFromTurns } from "../../anchoring/session-from-turns.js";
 import { parseDate } from "../../formats/shared.js";
+import { checkMetadata } from "../../model/metadata.js";
 
 export interface RememberRequest {
   namespace: string;
@@ -11,6 +12,9 @@ export interface RememberRequest {
   sessionTime?: string | undefined;
   participants?: string[] | undefined;
   replace?: boolean | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  /** Who the change is recorded as (history). */
+  actor?: string | undefined;
 }
 
 export interface RememberOutcome {
@@ -48,17 +52,19 @@ export async function rememberTurns(memory: Memory, request: RememberRequest, no
     turns: request.turns,
     ...(sessionTime !== undefined ? { startTime: sessionTime } : { undatedTurnTime: at.toISOString() }),
     ...(request.participants ? { participants: request.participants } : {}),
+    ...(request.metadata ? { metadata: checkMetadata(request.metadata, "metadata") } : {}),
   };
+  const actor = request.actor ? { actor: request.actor } : {};
 
   if (!request.replace) {
-    const report = await memory.appendTurns(turns, { now: at });
+    const report = await memory.appendTurns(turns, { now: at, ...actor });
     const { turnIds, unitIds, sessionStart, sessionEnd } = report;
     return { namespace, sessionId, mode: report.created ? "created" : "appended", turnIds, unitIds, sessionStart, sessionEnd };
   }
 
   const session = sessionFromTurns(turns, { now: at });
   const before = await memory.store.getSession(namespace, sessionId);
-  const report = await memory.ingest([session]);
+  const report = await memory.ingest([session], actor);
   const turnIds = session.turns.map((t) => t.id);
   const mine = new Set(turnIds);
   const units = await memory.store.listUnits(namespace, { sessionId });

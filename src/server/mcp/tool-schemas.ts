@@ -11,7 +11,7 @@ import { storedText } from "../../model/stored-text.js";
 
 export const MAX_TURNS_PER_CALL = 500;
 /** The tools, in the order tools/list gives them. */
-export const MCP_TOOL_NAMES = ["remember", "recall", "ask", "forget"] as const;
+export const MCP_TOOL_NAMES = ["remember", "recall", "ask", "forget", "update"] as const;
 export const MAX_RECALL_K = 100;
 
 const namespace = NamespaceName.describe(
@@ -56,6 +56,10 @@ export const rememberInput = {
     ),
   sessionTime: date("When the session started; default: the earliest turn time (or now)").optional(),
   participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(100).optional().describe("Everyone in the conversation; default: the speakers."),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Your own fields for these turns (JSON object, at most 4 KB), e.g. {"project": "apollo"}; recall can filter on them ("metadata.project").'),
   replace: z
     .boolean()
     .optional()
@@ -67,6 +71,26 @@ export const recallInput = {
   query: z.string().trim().min(1, "the query is empty").max(4000).describe('What to remember, as a question or topic: "When did Caroline go to the support group?"'),
   k: z.number().int().min(1).max(MAX_RECALL_K).optional().describe("How many memories to return (default 10)."),
   questionDate: date('When the question is asked; grounds "last year", "two weeks ago". Default: read against the namespace\'s history').optional(),
+  filter: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'Only memories matching this: {"metadata.project": "apollo"}, {"sessionId": "s1"}, {"participant": "Ana"}, {"time": {"gte": "2023-05-01T00:00:00Z"}}, ranges gt/gte/lt/lte, in/nin lists, and AND/OR/NOT lists of filters.',
+    ),
+  minScore: z.number().min(0).max(1).optional().describe("Drop memories scoring below this (scores are 0 to 1; 0.5 or more: likely relevant)."),
+};
+
+export const updateInput = {
+  namespace,
+  id: z.string().min(1).max(200).describe("The unitId of the memory to correct (from recall)."),
+  text: storedText(z.string()).trim().min(1, "text is empty").max(MAX_TURN_CHARS).describe("The corrected words, as the speaker would say them; the old text is kept in the memory's history."),
+};
+
+export const updateOutput = {
+  namespace: z.string(),
+  unitId: z.string(),
+  content: z.string(),
+  updatedAt: z.string().nullable(),
 };
 
 export const askInput = {

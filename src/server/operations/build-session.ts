@@ -15,6 +15,8 @@ export function toTurns(sessionId: string, input: readonly TurnInput[], firstPos
     text: t.text,
     ...(t.time ? { time: t.time } : {}),
     ...(t.attachments ? { attachments: t.attachments } : {}),
+    ...(t.role ? { role: t.role } : {}),
+    ...(t.metadata ? { metadata: t.metadata } : {}),
   }));
 }
 

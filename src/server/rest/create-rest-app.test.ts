@@ -36,6 +36,8 @@ describe("REST API: every endpoint", () => {
       "/v1/namespaces/{ns}/sessions/{sessionId}/turns",
       "/v1/namespaces/{ns}/memories",
       "/v1/namespaces/{ns}/memories/{unitId}",
+      "/v1/namespaces/{ns}/memories/{unitId}/history",
+      "/v1/namespaces/{ns}/messages",
       "/v1/namespaces/{ns}/recall",
       "/v1/namespaces/{ns}/ask",
       "/v1/namespaces/{ns}/export",
@@ -203,17 +205,48 @@ describe("REST API: every endpoint", () => {
     const delNs = await t.call("DELETE", "/v1/namespaces/copy", { key });
     assert.equal(delNs.status, 200);
     assert.ok(delNs.body.deleted >= 4);
-    for (const [method, path, json] of [
-      ["POST", "/v1/namespaces/copy/recall", { query: "silver necklace" }],
+    // Recall answers as the library does on an empty namespace: no hits, not a 404.
+    const emptyRecall = await t.call("POST", "/v1/namespaces/copy/recall", { key, json: { query: "silver necklace" } });
+    assert.equal(emptyRecall.status, 200, emptyRecall.text);
+    assert.deepEqual(emptyRecall.body.hits, []);
+    for (const [method, path] of [
       ["GET", "/v1/namespaces/copy/memories"],
       ["GET", "/v1/namespaces/copy/export"],
       ["GET", "/v1/namespaces/copy/stats"],
       ["DELETE", "/v1/namespaces/copy"],
     ] as const) {
-      const r = await t.call(method, path, { key, ...(json ? { json } : {}) });
+      const r = await t.call(method, path, { key });
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.body.code, "NAMESPACE_NOT_FOUND");
     }
     assert.deepEqual((await t.call("GET", "/v1/namespaces", { key })).body.namespaces, ["chess", "garden"]);
+  });
+
+  it("POST messages, GET with a filter and a total, PATCH a unit, GET its history (who: the key's name), recall with filter and minScore", async () => {
+    const added = await t.call("POST", "/v1/namespaces/garden/messages", {
+      key,
+      json: { messages: [{ role: "user", content: "I repotted the fig tree." }, { role: "assistant", content: [{ type: "text", text: "Figs like sun." }] }], metadata: { topic: "plants" } },
+    });
+    assert.equal(added.status, 200, added.text);
+    assert.equal(added.body.unitIds.length, 2);
+    const filter = encodeURIComponent(JSON.stringify({ "metadata.topic": "plants" }));
+    const listed = await t.call("GET", `/v1/namespaces/garden/memories?filter=${filter}&limit=1`, { key });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.total, 2);
+    assert.equal(listed.body.memories.length, 1);
+    const id = added.body.unitIds[0];
+    const patched = await t.call("PATCH", `/v1/namespaces/garden/memories/${id}`, { key, json: { text: "I repotted the lemon tree." } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.match(patched.body.content, /lemon tree/);
+    const history = await t.call("GET", `/v1/namespaces/garden/memories/${id}/history`, { key });
+    assert.equal(history.status, 200, history.text);
+    assert.deepEqual(history.body.events.map((e: { event: string; actor: string }) => [e.event, e.actor]), [["created", "test"], ["updated", "test"]]);
+    assert.match(history.body.events[1].previousText, /fig tree/);
+    const recalled = await t.call("POST", "/v1/namespaces/garden/recall", { key, json: { query: "lemon tree", filter: { "metadata.topic": "plants" }, minScore: 0.01 } });
+    assert.equal(recalled.status, 200, recalled.text);
+    assert.equal(recalled.body.hits[0].unit.id, id);
+    assert.ok(recalled.body.hits.every((h: { score: number; unit: { metadata?: { topic?: string } } }) => h.score >= 0.01 && h.unit.metadata?.topic === "plants"));
+    const none = await t.call("GET", `/v1/namespaces/garden/memories/u_nope/history`, { key });
+    assert.equal(none.status, 404);
   });
 });

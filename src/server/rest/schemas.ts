@@ -5,6 +5,9 @@ import { RecallHit } from "../../model/recall.js";
 import { RecallFrame } from "../../model/recall-frame.js";
 import { IsoDateTime } from "../../model/time.js";
 import { storedText } from "../../model/stored-text.js";
+import { MetadataSchema } from "../../model/metadata.js";
+import { TurnRole } from "../../model/conversation.js";
+import { UnitHistoryEvent } from "../../model/unit-history.js";
 
 /**
  * Request and response bodies of the REST API. Each reuses the library's own
@@ -32,6 +35,8 @@ export const TurnInput = z
     text: storedText(z.string()).max(MAX_TURN_CHARS, `a turn may hold at most ${MAX_TURN_CHARS} characters; split long documents into several turns`).default(""),
     time: Iso.optional(),
     attachments: z.array(Attachment).max(100).optional(),
+    role: TurnRole.optional().meta({ description: "The message role in a chat with an assistant; absent between people." }),
+    metadata: MetadataSchema.optional(),
   })
   .meta({ id: "TurnInput" });
 export type TurnInput = z.infer<typeof TurnInput>;
@@ -43,6 +48,7 @@ export const SessionInput = z
     endTime: Iso.optional().meta({ description: "Default: startTime" }),
     participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(1000).optional().meta({ description: "Default: the speakers" }),
     turns: z.array(TurnInput).min(1, "a session needs at least one turn").max(10_000),
+    metadata: MetadataSchema.optional().meta({ description: "Inherited by every unit of the session." }),
   })
   .meta({ id: "SessionInput", description: "A whole session in ramem's native format; the id is in the path." });
 export type SessionInput = z.infer<typeof SessionInput>;
@@ -52,8 +58,51 @@ export const AppendInput = z
     turns: z.array(TurnInput).min(1, "append at least one turn").max(1000),
     startTime: Iso.optional().meta({ description: "When the session started: dates a new session (default: its earliest turn time, else now); an earlier time widens a stored session's span." }),
     participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(1000).optional(),
+    metadata: MetadataSchema.optional().meta({ description: "Merged over the session's metadata; the new turns' units inherit it." }),
   })
   .meta({ id: "AppendInput" });
+
+const FilterJson = z
+  .record(z.string(), z.unknown())
+  .meta({
+    description:
+      'Filter (the library\'s language): {"metadata.project": "apollo"}, {"metadata.priority": {"gte": 2}}, {"time": {"gte": "2023-05-01T00:00:00Z"}}, {"AND": [...]}, {"OR": [...]}, {"NOT": {...}}; fields sessionId, participant, role, time, createdAt, updatedAt, metadata.<key>',
+  });
+
+export const MessageInput = z
+  .strictObject({
+    role: TurnRole,
+    content: z.union([z.string(), z.array(z.record(z.string(), z.unknown())).max(100)]),
+    name: storedText(z.string()).trim().min(1).max(200).optional(),
+    createdAt: Iso.optional(),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: "MessageInput", description: "A chat message as agent frameworks pass it; content a string or parts ({type: \"text\", text})." });
+
+export const AddInput = z
+  .strictObject({
+    messages: z.array(MessageInput).min(1, "give at least one message").max(1000),
+    sessionId: storedText(z.string()).min(1).max(200).optional().meta({ description: "Default: the latest session unless idle for the server's idle time, else a new one." }),
+    metadata: MetadataSchema.optional(),
+  })
+  .meta({ id: "AddInput" });
+
+export const AddResult = z
+  .object({
+    namespace: z.string(),
+    sessionId: z.string(),
+    sessionChoice: z.enum(["given", "continued", "new"]),
+    created: z.boolean(),
+    turnIds: z.array(z.string()),
+    unitIds: z.array(z.string()),
+  })
+  .meta({ id: "AddResult" });
+
+export const UpdateInput = z.strictObject({ text: storedText(z.string()).trim().min(1, "text is empty").max(MAX_TURN_CHARS) }).meta({ id: "UpdateInput" });
+
+export const HistoryResult = z
+  .object({ namespace: z.string(), unitId: z.string(), events: z.array(UnitHistoryEvent.meta({ id: "UnitHistoryEvent" })) })
+  .meta({ id: "UnitHistory" });
 export type AppendInput = z.infer<typeof AppendInput>;
 
 export const IngestResult = z
@@ -81,6 +130,8 @@ export const RecallInput = z
     questionDate: Iso.optional().meta({ description: "When the question is asked; grounds 'last year'." }),
     contentOnly: z.boolean().default(false).meta({ description: "Skip the recall frame: the plain content ranking." }),
     llmFrame: LlmFrameFlag,
+    filter: FilterJson.optional(),
+    minScore: z.number().min(0).max(1).optional().meta({ description: "Drop hits scoring below this; scores are in [0, 1] and fall with rank." }),
   })
   .meta({ id: "RecallInput" });
 
@@ -129,12 +180,19 @@ export const ListQuery = z.strictObject({
   participant: z.string().min(1).max(200).optional(),
   from: Iso.optional().meta({ description: "Sessions whose span overlaps [from, to)" }),
   to: Iso.optional(),
+  filter: z.string().max(16_000).optional().meta({ description: "A filter as JSON (the language of recall's filter), URL-encoded" }),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
 
 export const MemoryList = z
-  .object({ namespace: z.string(), memories: z.array(MemoryUnit.meta({ id: "MemoryUnit" })), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    namespace: z.string(),
+    memories: z.array(MemoryUnit.meta({ id: "MemoryUnit" })),
+    total: z.number().int().meta({ description: "Units the filters select, on every page" }),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .meta({ id: "MemoryList" });
 
 export const StoredSessionOut = z

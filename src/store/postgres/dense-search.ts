@@ -2,15 +2,12 @@ import type pg from "pg";
 import { toSql } from "pgvector/pg";
 import type { ScoredUnitId } from "../contract.js";
 import { inTransaction } from "./in-transaction.js";
+import type { FilterNode } from "../../model/memory-filter.js";
+import { postgresFilter } from "./postgres-filter.js";
 
-/** How a dense search was answered; reported to `onDenseSearch` (tests, benches). */
-export type DensePath = "exact" | "hnsw" | "hnsw-then-exact";
+import type { DensePath, DenseSearchInfo } from "./dense-search-info.js";
 
-export interface DenseSearchInfo {
-  path: DensePath;
-  namespaceUnits: number;
-  rows: number;
-}
+export type { DensePath, DenseSearchInfo } from "./dense-search-info.js";
 
 export interface DenseSearchOptions {
   /** Namespaces with at most this many units are searched exactly (no index). */
@@ -24,6 +21,8 @@ export interface DenseSearchOptions {
    * filtered-scan guards, which otherwise the planner hides.
    */
   forceIndex?: boolean | undefined;
+  /** Only units this filter selects: then the search is an exact scan of them (a filtered HNSW scan could come back short). */
+  where?: FilterNode | undefined;
 }
 
 /**
@@ -73,6 +72,22 @@ export async function searchDenseComplete(
   opts: DenseSearchOptions,
 ): Promise<ScoredUnitId[]> {
   // Named statements: prepared once per pooled connection instead of planned on every search.
+  if (opts.where) {
+    const values: unknown[] = [namespace, toSql(Array.from(vector)), k];
+    const filter = postgresFilter(opts.where, values);
+    const { rows } = await pool.query<{ id: string; dist: number }>(
+      `WITH d AS MATERIALIZED (
+         SELECT v.unit_id, v.embedding <=> $2::vector AS dist
+         FROM unit_vectors v JOIN units u ON u.namespace = v.namespace AND u.id = v.unit_id
+              JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id
+         WHERE v.namespace = $1 AND ${filter}
+       )
+       SELECT unit_id AS id, dist FROM d ORDER BY dist, unit_id COLLATE "C" LIMIT $3`,
+      values,
+    );
+    opts.onSearch?.({ path: "exact", namespaceUnits: rows.length, rows: rows.length });
+    return toHits(rows);
+  }
   const count = await pool.query<{ n: number }>({
     name: "ramem_dense_count",
     text: "SELECT coalesce(sum(unit_count), 0)::int AS n FROM sessions WHERE namespace = $1",

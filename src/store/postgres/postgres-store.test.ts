@@ -53,10 +53,10 @@ describeWithPostgres("postgres store", (url) => {
       await c.connect();
       try {
         const files = async () =>
-          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','unit_vectors']) t`)).rows;
+          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','unit_vectors','unit_history']) t`)).rows;
         const before = await files();
         const purged = await store.scrubDeleted({ vacuum: true });
-        assert.deepEqual(purged.steps.sort(), ["vacuum full sessions", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
+        assert.deepEqual(purged.steps.sort(), ["vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
         const after = await files();
         for (const b of before) assert.notEqual(after.find((a) => a.t === b.t)?.f, b.f, `${b.t} was not rewritten`);
         const dead = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".units`);
@@ -150,7 +150,7 @@ describeWithPostgres("postgres store", (url) => {
       await a.close();
       const again = await openPostgresStore(url, { schema });
       try {
-        assert.deepEqual(await again.getUnits(s1.namespace, recs.map((r) => r.unit.id)), recs.map((r) => r.unit));
+        assert.deepEqual((await again.getUnits(s1.namespace, recs.map((r) => r.unit.id))).map(({ createdAt: _c, updatedAt: _u, ...u }) => u), recs.map((r) => r.unit));
         assert.equal((await again.searchDense(s1.namespace, recs[1]!.embedding, 1))[0]?.id, recs[1]!.unit.id);
       } finally {
         await again.close();

@@ -4,9 +4,30 @@ import { toSql } from "pgvector/pg";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, SessionRecords, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type {
+  AppendUnitsOptions,
+  MemoryStore,
+  ReplaceSessionOptions,
+  ScoredUnitId,
+  ScrubOptions,
+  ScrubReport,
+  SearchOptions,
+  SessionRecords,
+  StoredSession,
+  StoreStats,
+  UnitFilter,
+  UnitRecord,
+  UpdateUnitsOptions,
+  WriteOptions,
+} from "../contract.js";
+import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
+import type { Metadata } from "../../model/metadata.js";
+import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
+import { postgresFilter } from "./postgres-filter.js";
+import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
-import { searchDenseComplete, type DenseSearchInfo } from "./dense-search.js";
+import { searchDenseComplete } from "./dense-search.js";
+import type { DenseSearchInfo } from "./dense-search-info.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { HNSW_MAX_DIMS, POSTINGS_SELECT, migrate, vectorTableDdl } from "./schema.js";
@@ -37,7 +58,7 @@ export interface PostgresStoreOptions {
   lexical?: LexicalChannel;
 }
 
-/** Measured (src/store/bench-latency.ts, 512 dims): exact 22.5 ms vs HNSW 5.1 ms p50 at 6,000 units; exact is linear, so they meet near 1,500. */
+/** Measured (bench/store-latency.ts, 512 dims): exact 22.5 ms vs HNSW 5.1 ms p50 at 6,000 units; exact is linear, so they meet near 1,500. */
 export const DEFAULT_EXACT_SEARCH_MAX_UNITS = 2_000;
 
 /**
@@ -186,10 +207,10 @@ class PostgresStore implements MemoryStore {
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
     this.assertOpen();
     const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(session, units), contentHash }]);
-    await this.inWriteTransaction(prepared!.where, (c) => this.writeSession(c, prepared!, options.expectedHash));
+    await this.inWriteTransaction(prepared!.where, (c) => this.writeSession(c, prepared!, options.expectedHash, options.change, options.removedAs));
   }
 
-  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void> {
+  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[], options: WriteOptions = {}): Promise<void> {
     this.assertOpen();
     const prepared = await this.prepareSessions(parseNamespaceRecords(namespace, sessions));
     // One transaction for the whole namespace: until COMMIT no other session sees any of it, and a crash leaves none of it.
@@ -201,7 +222,7 @@ class PostgresStore implements MemoryStore {
         [namespace],
       );
       checkNamespaceEmpty(namespace, rows[0]!);
-      for (const p of prepared) await this.writeSession(c, p);
+      for (const p of prepared) await this.writeSession(c, p, undefined, options.change);
     });
   }
 
@@ -211,7 +232,7 @@ class PostgresStore implements MemoryStore {
    * Unit bodies are serialised once here, for the INSERT.
    */
   private async prepareSessions(checked: ReadonlyArray<CheckedSession & { contentHash: string }>): Promise<PreparedSession[]> {
-    const prepared = checked.map((c) => ({ ...c, bodies: c.records.map(({ unit }) => JSON.stringify(unit)) }));
+    const prepared = checked.map((c) => ({ ...c, bodies: c.records.map(({ unit }) => unitBody(unit)) }));
     const bound = prepared.some((p) => p.records.length) ? await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))) : null;
     for (const p of prepared) checkRecordEmbeddings(p, bound, this.location);
     return prepared;
@@ -229,65 +250,155 @@ class PostgresStore implements MemoryStore {
     }
   }
 
-  /** One session's rows, on the transaction's client: the hash check, the session row, the old units out, the new ones in. */
-  private async writeSession(c: pg.PoolClient, p: PreparedSession, expectedHash?: string | null): Promise<void> {
+  /** One session's rows, on the transaction's client: the hash check, the session row, the old units out, the new ones in, the history. */
+  private async writeSession(c: pg.PoolClient, p: PreparedSession, expectedHash?: string | null, change?: ChangeStamp, removedAs: "superseded" | "forgotten" = "superseded"): Promise<void> {
     const { session: s, where, records, bodies, contentHash } = p;
+    const stamp = stampOrNow(change);
     // One writer per session at a time, whether or not its row exists yet
     // (a row lock cannot cover a session that is being created): the hash
     // read next is then the one the write replaces.
-    await c.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [s.namespace, s.id]);
+    await lockSession(c, s.namespace, s.id);
     const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [s.namespace, s.id]);
     checkExpectedHash(where, expectedHash, found.rows[0]?.content_hash ?? null);
+    const { rows: old } = await c.query<{ id: string; content: string; created_at: string | null; updated_at: string | null }>(
+      "SELECT id, content, created_at, updated_at FROM units WHERE namespace = $1 AND session_id = $2",
+      [s.namespace, s.id],
+    );
+    const before = new Map(old.map((r) => [r.id, { content: r.content, createdAt: r.created_at, updatedAt: r.updated_at }]));
     // The session row is written first: its row lock serialises concurrent
     // replaces of one session, so the DELETE below (a new snapshot under
     // READ COMMITTED) sees the units an earlier writer committed.
-    await c.query(
-      `INSERT INTO sessions (namespace, id, start_time, end_time, start_at, end_at, participants, content_hash, unit_count)
-       VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::text[], $8, $9)
-       ON CONFLICT (namespace, id) DO UPDATE SET
-         start_time = excluded.start_time, end_time = excluded.end_time,
-         start_at = excluded.start_at, end_at = excluded.end_at,
-         participants = excluded.participants, content_hash = excluded.content_hash,
-         unit_count = excluded.unit_count`,
-      [s.namespace, s.id, s.startTime, s.endTime, s.startTime, s.endTime, s.participants, contentHash, records.length],
-    );
+    await upsertSession(c, s, contentHash, records.length);
     await c.query("DELETE FROM units WHERE namespace = $1 AND session_id = $2", [s.namespace, s.id]);
-    for (let off = 0; off < records.length; off += INSERT_CHUNK) {
-      const chunk = records.slice(off, off + INSERT_CHUNK);
-      const unitParams: unknown[] = [];
-      const vecParams: unknown[] = [];
-      chunk.forEach(({ unit: u, embedding }, i) => {
-        const ev = u.context.eventTime;
-        unitParams.push(
-          s.namespace, u.id, s.id, off + i, s.startTime, s.endTime, ev?.start ?? null, ev?.end ?? null,
-          u.context.participants.map((p) => p.toLowerCase()), u.context.entities, u.provenance.turnIds,
-          u.content, u.cue, bodies[off + i],
-        );
-        vecParams.push(s.namespace, u.id, toSql(Array.from(embedding)));
-      });
-      await c.query(
-        `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, event_start, event_end,
-                            participants, entities, turn_ids, content, cue, body)
-         VALUES ${valuesList(chunk.length, ["", "", "", "::int", "::timestamptz", "::timestamptz", "::timestamptz", "::timestamptz", "::text[]", "::text[]", "::text[]", "", "", "::json"])}`,
-        unitParams,
-      );
-      await c.query(`INSERT INTO unit_vectors (namespace, unit_id, embedding) VALUES ${valuesList(chunk.length, ["", "", "::vector"])}`, vecParams);
+    const events: HistoryRow[] = [];
+    const times = records.map(({ unit }) => {
+      const prior = before.get(unit.id);
+      const t = unitTimes(unit, prior, stamp.at);
+      if (t.event) events.push({ unitId: unit.id, event: t.event, text: unit.content, previous: prior?.content ?? null });
+      return t;
+    });
+    await insertUnits(c, s.namespace, s.id, 0, records, bodies, times);
+    const kept = new Set(records.map((r) => r.unit.id));
+    const dropped = [...before].filter(([id]) => !kept.has(id));
+    for (const [id, prior] of dropped) events.push({ unitId: id, event: removedAs, text: null, previous: removedAs === "forgotten" ? null : prior.content });
+    await insertHistory(c, s.namespace, s.id, stamp, events);
+    if (removedAs === "forgotten" && dropped.length) {
+      await c.query("UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = $1 AND unit_id = ANY($2::text[])", [s.namespace, dropped.map(([id]) => id)]);
     }
-    if (records.length) await c.query(POSTINGS_SELECT.replace("$WHERE", () => "u.namespace = $1 AND u.session_id = $2"), [s.namespace, s.id]);
+  }
+
+  async appendUnits(session: Session, contentHash: string, units: UnitRecord[], options: AppendUnitsOptions): Promise<void> {
+    this.assertOpen();
+    const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(session, units), contentHash }]);
+    const { session: s, where, records, bodies } = prepared!;
+    const stamp = stampOrNow(options.change);
+    await this.inWriteTransaction(where, async (c) => {
+      await lockSession(c, s.namespace, s.id);
+      const found = await c.query<{ content_hash: string; unit_count: number; next: number }>(
+        `SELECT content_hash, unit_count, (SELECT coalesce(max(seq), -1) + 1 FROM units WHERE namespace = $1 AND session_id = $2)::int AS next
+         FROM sessions WHERE namespace = $1 AND id = $2`,
+        [s.namespace, s.id],
+      );
+      const row = found.rows[0];
+      checkAppendable(where, options.expectedHash, row?.content_hash ?? null);
+      await upsertSession(c, s, contentHash, row!.unit_count + records.length);
+      const times = records.map(({ unit }) => unitTimes(unit, undefined, stamp.at));
+      await insertUnits(c, s.namespace, s.id, row!.next, records, bodies, times);
+      await insertHistory(c, s.namespace, s.id, stamp, records.map(({ unit }) => ({ unitId: unit.id, event: "created", text: unit.content, previous: null })));
+    });
+  }
+
+  async updateUnits(namespace: string, sessionId: string, contentHash: string, units: UnitRecord[], options: UpdateUnitsOptions): Promise<void> {
+    this.assertOpen();
+    const where = `session ${namespace}/${sessionId}`;
+    const stored = await this.getSession(namespace, sessionId);
+    const shell = stored ?? { id: sessionId, namespace, startTime: new Date(0).toISOString(), endTime: new Date(0).toISOString(), participants: [] };
+    const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(shell, units), contentHash }]);
+    const stamp = stampOrNow(options.change);
+    await this.inWriteTransaction(where, async (c) => {
+      await lockSession(c, namespace, sessionId);
+      const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [namespace, sessionId]);
+      checkExpectedHash(where, options.expectedHash, found.rows[0]?.content_hash ?? null);
+      const events: HistoryRow[] = [];
+      for (const [i, { unit: u, embedding }] of prepared!.records.entries()) {
+        const { rows } = await c.query<{ content: string; created_at: string | null; updated_at: string | null }>(
+          "SELECT content, created_at, updated_at FROM units WHERE namespace = $1 AND id = $2 AND session_id = $3 FOR UPDATE",
+          [namespace, u.id, sessionId],
+        );
+        const row = rows[0];
+        if (!row) throw unitNotInSession(where, u.id);
+        const t = unitTimes(u, { content: row.content, createdAt: row.created_at, updatedAt: row.updated_at }, stamp.at);
+        const ev = u.context.eventTime;
+        await c.query(
+          `UPDATE units SET event_start = $3::timestamptz, event_end = $4::timestamptz, participants = $5::text[], entities = $6::text[],
+                            turn_ids = $7::text[], content = $8, cue = $9, body = $10::json, metadata = $11::jsonb,
+                            updated_at = $12::text, updated_ts = $13::timestamptz
+           WHERE namespace = $1 AND id = $2`,
+          [namespace, u.id, ev?.start ?? null, ev?.end ?? null, u.context.participants.map((x) => x.toLowerCase()), u.context.entities, u.provenance.turnIds, u.content, u.cue, prepared!.bodies[i], metadataColumn(u), t.updatedAt, t.updatedAt],
+        );
+        await c.query("DELETE FROM unit_terms WHERE namespace = $1 AND unit_id = $2", [namespace, u.id]);
+        await c.query(POSTINGS_SELECT.replace("$WHERE", () => "u.namespace = $1 AND u.id = $2"), [namespace, u.id]);
+        await c.query("UPDATE unit_vectors SET embedding = $3::vector WHERE namespace = $1 AND unit_id = $2", [namespace, u.id, toSql(Array.from(embedding))]);
+        if (t.event) events.push({ unitId: u.id, event: "updated", text: u.content, previous: row.content });
+      }
+      await c.query("UPDATE sessions SET content_hash = $3 WHERE namespace = $1 AND id = $2", [namespace, sessionId, contentHash]);
+      await insertHistory(c, namespace, sessionId, stamp, events);
+    });
+  }
+
+  async unitHistory(namespace: string, unitId: string): Promise<UnitHistoryEvent[]> {
+    const { rows } = await this.q<{ unit_id: string; session_id: string; event: UnitHistoryEvent["event"]; at: string; actor: string; text: string | null; previous_text: string | null }>(
+      "SELECT unit_id, session_id, event, at, actor, text, previous_text FROM unit_history WHERE namespace = $1 AND unit_id = $2 ORDER BY seq",
+      [namespace, unitId],
+    );
+    return rows.map((r) => ({ unitId: r.unit_id, sessionId: r.session_id, event: r.event, at: r.at, actor: r.actor, text: r.text, previousText: r.previous_text }));
+  }
+
+  /**
+   * "forgotten" for each unit a delete is about to remove, then their text
+   * out of the history (same transaction). A forgotten session takes its id
+   * out of the history too (sessionId ""), a forgotten namespace its whole
+   * history, as SQLite does.
+   */
+  private async recordForgotten(c: pg.PoolClient, namespace: string, stamp: ChangeStamp, scope: { unitId?: string; sessionId?: string }): Promise<void> {
+    if (scope.unitId === undefined && scope.sessionId === undefined) {
+      await c.query("DELETE FROM unit_history WHERE namespace = $1", [namespace]);
+      return;
+    }
+    const params: unknown[] = [namespace, stamp.at, stamp.actor];
+    let where = "";
+    if (scope.unitId !== undefined) {
+      params.push(scope.unitId);
+      where = "AND id = $4";
+    } else if (scope.sessionId !== undefined) {
+      params.push(scope.sessionId);
+      where = "AND session_id = $4";
+    }
+    await c.query(
+      `INSERT INTO unit_history (namespace, unit_id, session_id, event, at, actor)
+       SELECT namespace, id, session_id, 'forgotten', $2, $3 FROM units WHERE namespace = $1 ${where} ORDER BY session_id, seq`,
+      params,
+    );
+    const scoped = scope.unitId !== undefined ? "AND unit_id = $2" : scope.sessionId !== undefined ? "AND session_id = $2" : "";
+    await c.query(
+      `UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = $1 ${scoped} AND (text IS NOT NULL OR previous_text IS NOT NULL)`,
+      scoped ? [namespace, scope.unitId ?? scope.sessionId] : [namespace],
+    );
+    if (scope.sessionId !== undefined) await c.query("UPDATE unit_history SET session_id = '' WHERE namespace = $1 AND session_id = $2", [namespace, scope.sessionId]);
   }
 
   async getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]> {
     this.assertOpen();
     if (!ids.length) return [];
-    const { rows } = await this.q<{ id: string; body: MemoryUnit }>("SELECT id, body FROM units WHERE namespace = $1 AND id = ANY($2::text[])", [
+    const { rows } = await this.q<UnitRow & { id: string }>(`SELECT u.id AS id, ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION} WHERE u.namespace = $1 AND u.id = ANY($2::text[])`, [
       namespace,
       [...ids],
     ]);
-    const byId = new Map(rows.map((r) => [r.id, r.body]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
     const out: MemoryUnit[] = [];
     for (const id of ids) {
-      const body = byId.get(id);
-      if (body !== undefined) out.push(body);
+      const row = byId.get(id);
+      if (row !== undefined) out.push(toUnit(row));
     }
     return out;
   }
@@ -313,43 +424,50 @@ class PostgresStore implements MemoryStore {
 
   async listUnits(namespace: string, filter: UnitFilter = {}): Promise<MemoryUnit[]> {
     this.assertOpen();
-    const params: unknown[] = [namespace];
+    const params: unknown[] = [];
+    const where = unitWhere(namespace, filter, params);
     const p = (v: unknown) => {
       params.push(v);
       return `$${params.length}`;
     };
-    const where = ["namespace = $1"];
-    if (filter.sessionId !== undefined) where.push(`session_id = ${p(filter.sessionId)}`);
-    if (filter.participant !== undefined) where.push(`participants @> ARRAY[${p(filter.participant.toLowerCase())}]::text[]`);
-    // Half-open overlap of [session_start, session_end) with [from, to); a session
-    // with start == end is a point, and counts when from <= start < to.
-    if (filter.from !== undefined) {
-      const from = p(parseTime(filter.from, "from"));
-      where.push(`(session_end > ${from}::timestamptz OR (session_end = session_start AND session_start >= ${from}::timestamptz))`);
-    }
-    if (filter.to !== undefined) where.push(`session_start < ${p(parseTime(filter.to, "to"))}::timestamptz`);
     const limit = clampLimit(filter.limit, -1);
     const offset = clampLimit(filter.offset, 0);
-    const { rows } = await this.q<{ body: MemoryUnit }>(
-      `SELECT body FROM units WHERE ${where.join(" AND ")}
-       ORDER BY session_start, session_id COLLATE "C", seq
+    const { rows } = await this.q<UnitRow>(
+      `SELECT ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION} WHERE ${where}
+       ORDER BY s.start_at, u.session_id COLLATE "C", u.seq
        ${limit >= 0 ? `LIMIT ${p(limit)}` : ""} OFFSET ${p(offset)}`,
       params,
     );
-    return rows.map((r) => r.body);
+    return rows.map(toUnit);
   }
 
-  async searchLexical(namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]> {
+  async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
+    const { rows } = await this.q<{ id: string }>(
+      "SELECT t.id FROM units u, unnest(u.turn_ids) WITH ORDINALITY AS t (id, n) WHERE u.namespace = $1 AND u.session_id = $2 ORDER BY u.seq, t.n",
+      [namespace, sessionId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async countUnits(namespace: string, filter: UnitFilter = {}): Promise<number> {
+    this.assertOpen();
+    const params: unknown[] = [];
+    const where = unitWhere(namespace, filter, params);
+    const { rows } = await this.q<{ n: number }>(`SELECT count(*)::int AS n FROM ${UNITS_WITH_SESSION} WHERE ${where}`, params);
+    return rows[0]?.n ?? 0;
+  }
+
+  async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
     const k = clampLimit(limit, 0);
     try {
-      return await this.lexical.search(this.pool, namespace, terms, k);
+      return await this.lexical.search(this.pool, namespace, terms, k, options.where);
     } catch (err) {
       throw this.driverError(err);
     }
   }
 
-  async searchDense(namespace: string, vector: Float32Array, limit: number): Promise<ScoredUnitId[]> {
+  async searchDense(namespace: string, vector: Float32Array, limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
     const k = clampLimit(limit, 0);
     const bound = await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err)));
@@ -367,14 +485,17 @@ class PostgresStore implements MemoryStore {
         hasIndex: bound.dimensions <= HNSW_MAX_DIMS,
         onSearch: this.options.onDenseSearch,
         forceIndex: this.options.forceHnswIndex,
+        where: options.where,
       });
     } catch (err) {
       throw this.driverError(err);
     }
   }
 
-  async deleteUnit(namespace: string, unitId: string): Promise<boolean> {
+  async deleteUnit(namespace: string, unitId: string, options: WriteOptions = {}): Promise<boolean> {
+    const stamp = stampOrNow(options.change);
     return this.tx(async (c) => {
+      await this.recordForgotten(c, namespace, stamp, { unitId });
       const { rows } = await c.query<{ session_id: string }>("DELETE FROM units WHERE namespace = $1 AND id = $2 RETURNING session_id", [
         namespace,
         unitId,
@@ -388,16 +509,20 @@ class PostgresStore implements MemoryStore {
     });
   }
 
-  async deleteSession(namespace: string, sessionId: string): Promise<number> {
+  async deleteSession(namespace: string, sessionId: string, options: WriteOptions = {}): Promise<number> {
+    const stamp = stampOrNow(options.change);
     return this.tx(async (c) => {
+      await this.recordForgotten(c, namespace, stamp, { sessionId });
       const { rowCount } = await c.query("DELETE FROM units WHERE namespace = $1 AND session_id = $2", [namespace, sessionId]);
       await c.query("DELETE FROM sessions WHERE namespace = $1 AND id = $2", [namespace, sessionId]);
       return rowCount ?? 0;
     });
   }
 
-  async deleteNamespace(namespace: string): Promise<number> {
+  async deleteNamespace(namespace: string, options: WriteOptions = {}): Promise<number> {
+    const stamp = stampOrNow(options.change);
     return this.tx(async (c) => {
+      await this.recordForgotten(c, namespace, stamp, {});
       const { rowCount } = await c.query("DELETE FROM units WHERE namespace = $1", [namespace]);
       await c.query("DELETE FROM sessions WHERE namespace = $1", [namespace]);
       return rowCount ?? 0;
@@ -415,7 +540,7 @@ class PostgresStore implements MemoryStore {
     }
     // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
     const { rows } = await this.q<{ name: string }>(
-      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'unit_vectors', 'units', 'sessions']) AS t WHERE to_regclass(t) IS NOT NULL",
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'unit_vectors', 'units', 'sessions', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
     );
     const steps: string[] = [];
     for (const { name } of rows) {
@@ -476,6 +601,103 @@ class PostgresStore implements MemoryStore {
       this.closed = true;
       await this.pool.end();
     }
+  }
+}
+
+type UnitRow = UnitColumns<MemoryUnit | Metadata>;
+
+const toUnit = (r: UnitRow): MemoryUnit => unitFromColumns(r, (j) => j);
+
+/** The WHERE of listUnits and countUnits over `units u JOIN sessions s`; parameters appended to `params`. */
+function unitWhere(namespace: string, filter: UnitFilter, params: unknown[]): string {
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where = [`u.namespace = ${p(namespace)}`];
+  if (filter.sessionId !== undefined) where.push(`u.session_id = ${p(filter.sessionId)}`);
+  if (filter.participant !== undefined) where.push(`u.participants @> ARRAY[${p(filter.participant.toLowerCase())}]::text[]`);
+  // Half-open overlap of [start, end) with [from, to); a session
+  // with start == end is a point, and counts when from <= start < to.
+  if (filter.from !== undefined) {
+    const from = p(parseTime(filter.from, "from"));
+    where.push(`(s.end_at > ${from}::timestamptz OR (s.end_at = s.start_at AND s.start_at >= ${from}::timestamptz))`);
+  }
+  if (filter.to !== undefined) where.push(`s.start_at < ${p(parseTime(filter.to, "to"))}::timestamptz`);
+  if (filter.where) where.push(postgresFilter(filter.where, params));
+  return where.join(" AND ");
+}
+
+/** One writer per session at a time, whether or not its row exists yet. */
+async function lockSession(c: pg.PoolClient, namespace: string, sessionId: string): Promise<void> {
+  await c.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [namespace, sessionId]);
+}
+
+async function upsertSession(c: pg.PoolClient, s: Session, contentHash: string, unitCount: number): Promise<void> {
+  await c.query(
+    `INSERT INTO sessions (namespace, id, start_time, end_time, start_at, end_at, participants, content_hash, unit_count, metadata)
+     VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::text[], $8, $9, $10::jsonb)
+     ON CONFLICT (namespace, id) DO UPDATE SET
+       start_time = excluded.start_time, end_time = excluded.end_time,
+       start_at = excluded.start_at, end_at = excluded.end_at,
+       participants = excluded.participants, content_hash = excluded.content_hash,
+       unit_count = excluded.unit_count, metadata = excluded.metadata`,
+    [s.namespace, s.id, s.startTime, s.endTime, s.startTime, s.endTime, s.participants, contentHash, unitCount, metadataColumn(s)],
+  );
+}
+
+/** Units, their vectors and their BM25 postings, at positions first, first + 1, ... */
+async function insertUnits(
+  c: pg.PoolClient,
+  namespace: string,
+  sessionId: string,
+  first: number,
+  records: readonly UnitRecord[],
+  bodies: readonly string[],
+  times: ReadonlyArray<{ createdAt: string; updatedAt: string }>,
+): Promise<void> {
+  for (let off = 0; off < records.length; off += INSERT_CHUNK) {
+    const chunk = records.slice(off, off + INSERT_CHUNK);
+    const unitParams: unknown[] = [];
+    const vecParams: unknown[] = [];
+    chunk.forEach(({ unit: u, embedding }, i) => {
+      const ev = u.context.eventTime;
+      const t = times[off + i]!;
+      unitParams.push(
+        namespace, u.id, sessionId, first + off + i, ev?.start ?? null, ev?.end ?? null,
+        u.context.participants.map((p) => p.toLowerCase()), u.context.entities, u.provenance.turnIds,
+        u.content, u.cue, bodies[off + i], metadataColumn(u), t.createdAt, t.createdAt, t.updatedAt, t.updatedAt,
+      );
+      vecParams.push(namespace, u.id, toSql(Array.from(embedding)));
+    });
+    await c.query(
+      `INSERT INTO units (namespace, id, session_id, seq, event_start, event_end,
+                          participants, entities, turn_ids, content, cue, body, metadata, created_at, created_ts, updated_at, updated_ts)
+       VALUES ${valuesList(chunk.length, ["", "", "", "::int", "::timestamptz", "::timestamptz", "::text[]", "::text[]", "::text[]", "", "", "::json", "::jsonb", "", "::timestamptz", "", "::timestamptz"])}`,
+      unitParams,
+    );
+    await c.query(`INSERT INTO unit_vectors (namespace, unit_id, embedding) VALUES ${valuesList(chunk.length, ["", "", "::vector"])}`, vecParams);
+  }
+  if (records.length) {
+    await c.query(POSTINGS_SELECT.replace("$WHERE", () => "u.namespace = $1 AND u.id = ANY($2::text[])"), [namespace, records.map((r) => r.unit.id)]);
+  }
+}
+
+interface HistoryRow {
+  unitId: string;
+  event: UnitHistoryEvent["event"];
+  text: string | null;
+  previous: string | null;
+}
+
+async function insertHistory(c: pg.PoolClient, namespace: string, sessionId: string, stamp: ChangeStamp, events: readonly HistoryRow[]): Promise<void> {
+  for (let off = 0; off < events.length; off += INSERT_CHUNK) {
+    const chunk = events.slice(off, off + INSERT_CHUNK);
+    const params = chunk.flatMap((e) => [namespace, e.unitId, sessionId, e.event, stamp.at, stamp.actor, e.text, e.previous]);
+    await c.query(
+      `INSERT INTO unit_history (namespace, unit_id, session_id, event, at, actor, text, previous_text) VALUES ${valuesList(chunk.length, ["", "", "", "", "", "", "", ""])}`,
+      params,
+    );
   }
 }
 

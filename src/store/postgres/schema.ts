@@ -2,7 +2,7 @@ import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
@@ -102,6 +102,39 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX unit_terms_ns_unit ON unit_terms (namespace, unit_id);
   ${POSTINGS_SELECT.replace("$WHERE", "TRUE")};
+  `,
+  // 4: the session span is read from the session row (an append widens it
+  // without rewriting the session's units), units carry metadata (jsonb, for
+  // filters) and their created/updated times, sessions their metadata;
+  // unit_history records what happened to each unit. ramem_iso_ms reads an
+  // ISO 8601 string in metadata as epoch milliseconds (NULL for anything
+  // else), as SQLite's unixepoch does for the same filter.
+  `
+  ALTER TABLE units DROP COLUMN session_start, DROP COLUMN session_end;
+  ALTER TABLE units ADD COLUMN metadata jsonb, ADD COLUMN created_at text, ADD COLUMN created_ts timestamptz,
+                    ADD COLUMN updated_at text, ADD COLUMN updated_ts timestamptz;
+  ALTER TABLE sessions ADD COLUMN metadata jsonb;
+  CREATE TABLE unit_history (
+    namespace      text      NOT NULL,
+    unit_id        text      NOT NULL,
+    seq            bigserial NOT NULL,
+    session_id     text      NOT NULL,
+    event          text      NOT NULL,
+    at             text      NOT NULL,
+    actor          text      NOT NULL,
+    text           text,
+    previous_text  text,
+    PRIMARY KEY (namespace, unit_id, seq)
+  );
+  CREATE INDEX unit_history_ns_session ON unit_history (namespace, session_id);
+  CREATE FUNCTION ramem_iso_ms(t text) RETURNS double precision
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  BEGIN
+    IF t !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$' THEN RETURN NULL; END IF;
+    IF t ~ '(Z|[+-][0-9]{2}:[0-9]{2})$' THEN RETURN round(extract(epoch FROM t::timestamptz) * 1000); END IF;
+    RETURN round(extract(epoch FROM (t::timestamp AT TIME ZONE 'UTC')) * 1000);
+  EXCEPTION WHEN others THEN RETURN NULL;
+  END $fn$;
   `,
 ];
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { RamemError } from "../../model/errors.js";
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * Migration i brings a database from version i to i + 1. Append, never edit:
@@ -14,7 +14,7 @@ export const SCHEMA_VERSION = 1;
  * The vec0 table is not here: its dimension is only known once an embedder is
  * bound (see bindEmbedder).
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -55,6 +55,35 @@ const MIGRATIONS: readonly string[] = [
     content, cue, namespace UNINDEXED,
     tokenize = 'porter unicode61'
   );
+  `,
+  // 2: the session span is read from the session row (an append widens it
+  // without rewriting the session's units), units carry metadata and their
+  // created/updated times, sessions their metadata; unit_history records
+  // what happened to each unit (created, updated, superseded, forgotten).
+  `
+  DROP INDEX units_ns_order;
+  ALTER TABLE units DROP COLUMN session_start;
+  ALTER TABLE units DROP COLUMN session_end;
+  ALTER TABLE units ADD COLUMN metadata TEXT;
+  ALTER TABLE units ADD COLUMN created_at TEXT;
+  ALTER TABLE units ADD COLUMN created_ms INTEGER;
+  ALTER TABLE units ADD COLUMN updated_at TEXT;
+  ALTER TABLE units ADD COLUMN updated_ms INTEGER;
+  ALTER TABLE sessions ADD COLUMN metadata TEXT;
+
+  CREATE TABLE unit_history (
+    rowid          INTEGER PRIMARY KEY,
+    namespace      TEXT    NOT NULL,
+    unit_id        TEXT    NOT NULL,
+    session_id     TEXT    NOT NULL,
+    event          TEXT    NOT NULL,
+    at             TEXT    NOT NULL,
+    actor          TEXT    NOT NULL,
+    text           TEXT,
+    previous_text  TEXT
+  );
+  CREATE INDEX unit_history_ns_unit ON unit_history (namespace, unit_id, rowid);
+  CREATE INDEX unit_history_ns_session ON unit_history (namespace, session_id);
   `,
 ];
 

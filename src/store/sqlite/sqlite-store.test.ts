@@ -8,6 +8,7 @@ import { RamemError } from "../../model/errors.js";
 import { runStoreContractSuite } from "../contract-suite.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeRecords, makeSession } from "../testing/make-unit.js";
 import { openSqliteStore, toFtsQuery } from "./sqlite-store.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-sqlite-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +19,29 @@ runStoreContractSuite("sqlite (file)", () => openSqliteStore(freshPath()));
 runStoreContractSuite("sqlite (:memory:)", () => openSqliteStore(":memory:"));
 
 describe("sqlite store specifics", () => {
+  it("migrates a version-1 file: its units read as before, with the session row's span", async () => {
+    const path = freshPath();
+    const db = new Database(path);
+    db.exec(MIGRATIONS[0]!);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', '1')").run();
+    const s = makeSession({ startTime: "2023-05-08T13:00:00Z", endTime: "2023-05-08T14:00:00Z" });
+    const unit = makeRecord(s, 0).unit;
+    db.prepare("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, 'h1', 1)").run(s.namespace, s.id, s.startTime, s.endTime, Date.parse(s.startTime), Date.parse(s.endTime), JSON.stringify(s.participants));
+    db.prepare("INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body) VALUES (?, ?, ?, 0, ?, ?, '[]', ?)").run(
+      s.namespace, unit.id, s.id, Date.parse(s.startTime), Date.parse(s.endTime), JSON.stringify(unit),
+    );
+    db.close();
+    const store = await openSqliteStore(path);
+    try {
+      assert.deepEqual(await store.getUnits(s.namespace, [unit.id]), [unit]);
+      assert.deepEqual((await store.listUnits(s.namespace)).map((u) => u.id), [unit.id]);
+      assert.deepEqual(await store.unitHistory(s.namespace, unit.id), []);
+    } finally {
+      await store.close();
+    }
+  });
+
+
   it("runs in WAL mode with foreign keys and a busy timeout", async () => {
     const path = freshPath();
     const store = await openSqliteStore(path);
@@ -25,7 +49,7 @@ describe("sqlite store specifics", () => {
     const db = new Database(path, { readonly: true });
     try {
       assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
-      assert.equal(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get(), "1");
+      assert.equal(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get(), String(SCHEMA_VERSION));
     } finally {
       db.close();
     }
@@ -49,7 +73,7 @@ describe("sqlite store specifics", () => {
     try {
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
       await assert.rejects(store.bindEmbedder("other@1", TEST_DIMS), (e: unknown) => e instanceof RamemError && e.code === "EMBEDDER_MISMATCH");
-      assert.deepEqual(await store.getUnits(s.namespace, recs.map((r) => r.unit.id)), recs.map((r) => r.unit));
+      assert.deepEqual((await store.getUnits(s.namespace, recs.map((r) => r.unit.id))).map(({ createdAt: _c, updatedAt: _u, ...u }) => u), recs.map((r) => r.unit));
       assert.equal((await store.searchDense(s.namespace, recs[1]!.embedding, 1))[0]?.id, recs[1]!.unit.id);
       assert.equal((await store.searchLexical(s.namespace, ["ordinary"], 10)).length, 3);
       assert.equal((await store.getSession(s.namespace, s.id))?.contentHash, "h");

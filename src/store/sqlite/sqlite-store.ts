@@ -4,7 +4,26 @@ import * as sqliteVec from "sqlite-vec";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
-import type { MemoryStore, ReplaceSessionOptions, ScoredUnitId, ScrubOptions, ScrubReport, SessionRecords, StoredSession, StoreStats, UnitFilter, UnitRecord } from "../contract.js";
+import type {
+  AppendUnitsOptions,
+  MemoryStore,
+  ReplaceSessionOptions,
+  ScoredUnitId,
+  ScrubOptions,
+  ScrubReport,
+  SearchOptions,
+  SessionRecords,
+  StoredSession,
+  StoreStats,
+  UnitFilter,
+  UnitRecord,
+  UpdateUnitsOptions,
+  WriteOptions,
+} from "../contract.js";
+import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
+import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
+import { sqliteFilter } from "./sqlite-filter.js";
+import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { checkReadable, migrate } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
@@ -104,6 +123,8 @@ class SqliteStore implements MemoryStore {
   private stmt(sql: string): Database.Statement {
     let s = this.statements.get(sql);
     if (!s) {
+      // Filters make statement shapes a caller chooses: the cache is bounded.
+      if (this.statements.size >= 512) this.statements.clear();
       s = this.db.prepare(sql);
       this.statements.set(sql, s);
     }
@@ -168,10 +189,10 @@ class SqliteStore implements MemoryStore {
     const checked = parseSessionRecords(session, units);
     checkRecordEmbeddings(checked, checked.records.length ? this.binding() : null, this.location);
     // IMMEDIATE: the write lock is held from here, so no other process can change the session between the hash check and the write.
-    this.inWriteTransaction(checked.where, () => this.writeSession(checked, contentHash, options.expectedHash));
+    this.inWriteTransaction(checked.where, () => this.writeSession(checked, contentHash, options.expectedHash, options.change, options.removedAs));
   }
 
-  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[]): Promise<void> {
+  async restoreNamespace(namespace: string, sessions: readonly SessionRecords[], options: WriteOptions = {}): Promise<void> {
     this.assertWritable();
     const checked = parseNamespaceRecords(namespace, sessions);
     const bound = checked.some((c) => c.records.length) ? this.binding() : null;
@@ -180,7 +201,7 @@ class SqliteStore implements MemoryStore {
     this.inWriteTransaction(`namespace ${namespace}`, () => {
       const one = (sql: string) => Number(this.stmt(sql).pluck().get(namespace));
       checkNamespaceEmpty(namespace, { sessions: one("SELECT count(*) FROM sessions WHERE namespace = ?"), units: one("SELECT count(*) FROM units WHERE namespace = ?") });
-      for (const c of checked) this.writeSession(c, c.contentHash);
+      for (const c of checked) this.writeSession(c, c.contentHash, undefined, options.change);
     });
   }
 
@@ -196,37 +217,172 @@ class SqliteStore implements MemoryStore {
     }
   }
 
-  /** One session's rows (inside a write transaction): the hash check, the old units out, the session and its units in. */
-  private writeSession(checked: CheckedSession, contentHash: string, expectedHash?: string | null): void {
+  /** One session's rows (inside a write transaction): the hash check, the old units out, the session and its units in, the history. */
+  private writeSession(checked: CheckedSession, contentHash: string, expectedHash?: string | null, change?: ChangeStamp, removedAs: "superseded" | "forgotten" = "superseded"): void {
     const { session: s, where, records: parsed } = checked;
-    const startMs = Date.parse(s.startTime);
-    const endMs = Date.parse(s.endTime);
+    const stamp = stampOrNow(change);
     const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(s.namespace, s.id) as string | undefined;
     checkExpectedHash(where, expectedHash, found ?? null);
+    const before = new Map(
+      (
+        this.stmt("SELECT id, json_extract(body, '$.content') AS content, created_at, updated_at FROM units WHERE namespace = ? AND session_id = ?").all(s.namespace, s.id) as Array<{
+          id: string;
+          content: string;
+          created_at: string | null;
+          updated_at: string | null;
+        }>
+      ).map((r) => [r.id, { content: r.content, createdAt: r.created_at, updatedAt: r.updated_at }]),
+    );
     this.deleteSessionUnits(s.namespace, s.id);
+    this.upsertSession(s, contentHash, parsed.length);
+    parsed.forEach((rec, seq) => {
+      const prior = before.get(rec.unit.id);
+      const times = unitTimes(rec.unit, prior, stamp.at);
+      this.insertUnit(s.namespace, s.id, seq, rec, times);
+      if (times.event) this.recordHistory(s.namespace, rec.unit.id, s.id, times.event, stamp, rec.unit.content, prior?.content ?? null);
+    });
+    const kept = new Set(parsed.map((r) => r.unit.id));
+    for (const [id, prior] of before) {
+      if (kept.has(id)) continue;
+      this.recordHistory(s.namespace, id, s.id, removedAs, stamp, null, removedAs === "forgotten" ? null : prior.content);
+      if (removedAs === "forgotten") this.eraseHistoryText(s.namespace, { unitId: id });
+    }
+  }
+
+  private upsertSession(s: Session, contentHash: string, unitCount: number): void {
     this.stmt(
-      `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO sessions (namespace, id, start_time, end_time, start_ms, end_ms, participants, content_hash, unit_count, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (namespace, id) DO UPDATE SET
          start_time = excluded.start_time, end_time = excluded.end_time,
          start_ms = excluded.start_ms, end_ms = excluded.end_ms,
          participants = excluded.participants, content_hash = excluded.content_hash,
-         unit_count = excluded.unit_count`,
-    ).run(s.namespace, s.id, s.startTime, s.endTime, startMs, endMs, JSON.stringify(s.participants), contentHash, parsed.length);
-    const insUnit = this.stmt(
-      `INSERT INTO units (namespace, id, session_id, seq, session_start, session_end, participants, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+         unit_count = excluded.unit_count, metadata = excluded.metadata`,
+    ).run(s.namespace, s.id, s.startTime, s.endTime, Date.parse(s.startTime), Date.parse(s.endTime), JSON.stringify(s.participants), contentHash, unitCount, metadataColumn(s));
+  }
+
+  private insertUnit(namespace: string, sessionId: string, seq: number, { unit: u, embedding }: UnitRecord, times: { createdAt: string; updatedAt: string }): void {
+    const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
+    const info = this.stmt(
+      `INSERT INTO units (namespace, id, session_id, seq, participants, body, metadata, created_at, created_ms, updated_at, updated_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(namespace, u.id, sessionId, seq, participants, unitBody(u), metadataColumn(u), times.createdAt, Date.parse(times.createdAt), times.updatedAt, Date.parse(times.updatedAt));
+    // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
+    const rowid = BigInt(info.lastInsertRowid);
+    this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace);
+    this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)").run(rowid, namespace, embedding);
+  }
+
+  private recordHistory(namespace: string, unitId: string, sessionId: string, event: UnitHistoryEvent["event"], stamp: ChangeStamp, text: string | null, previous: string | null): void {
+    this.stmt("INSERT INTO unit_history (namespace, unit_id, session_id, event, at, actor, text, previous_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
+      namespace,
+      unitId,
+      sessionId,
+      event,
+      stamp.at,
+      stamp.actor,
+      text,
+      previous,
     );
-    const insFts = this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)");
-    const insVec = parsed.length ? this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)") : null;
-    parsed.forEach(({ unit: u, embedding }, seq) => {
-      const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
-      const info = insUnit.run(s.namespace, u.id, s.id, seq, startMs, endMs, participants, JSON.stringify(u));
-      // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
-      const rowid = BigInt(info.lastInsertRowid);
-      insFts.run(rowid, u.content, u.cue, s.namespace);
-      insVec!.run(rowid, s.namespace, embedding);
+  }
+
+  /** Deletion deletes: the text of every event of the forgotten units goes too (their events stay, without text). */
+  private eraseHistoryText(namespace: string, scope: { unitId?: string; sessionId?: string }): void {
+    if (scope.unitId !== undefined) {
+      this.stmt("UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = ? AND unit_id = ? AND (text IS NOT NULL OR previous_text IS NOT NULL)").run(namespace, scope.unitId);
+    } else if (scope.sessionId !== undefined) {
+      this.stmt("UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = ? AND session_id = ? AND (text IS NOT NULL OR previous_text IS NOT NULL)").run(namespace, scope.sessionId);
+    } else {
+      this.stmt("UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = ? AND (text IS NOT NULL OR previous_text IS NOT NULL)").run(namespace);
+    }
+  }
+
+  /**
+   * "forgotten" for each unit a delete is about to remove, then their text
+   * out of the history. A forgotten session takes its id out of the history
+   * too (the events stay, with sessionId ""), a forgotten namespace its whole
+   * history: ids and names are what a user deletes as well.
+   */
+  private recordForgotten(namespace: string, stamp: ChangeStamp, scope: { unitId?: string; sessionId?: string }): void {
+    if (scope.unitId === undefined && scope.sessionId === undefined) {
+      this.stmt("DELETE FROM unit_history WHERE namespace = ?").run(namespace);
+      return;
+    }
+    const where = scope.unitId !== undefined ? "AND id = ?" : scope.sessionId !== undefined ? "AND session_id = ?" : "";
+    const params = [stamp.at, stamp.actor, namespace, ...(scope.unitId !== undefined ? [scope.unitId] : scope.sessionId !== undefined ? [scope.sessionId] : [])];
+    this.stmt(
+      `INSERT INTO unit_history (namespace, unit_id, session_id, event, at, actor)
+       SELECT namespace, id, session_id, 'forgotten', ?, ? FROM units WHERE namespace = ? ${where} ORDER BY session_id, seq`,
+    ).run(...params);
+    this.eraseHistoryText(namespace, scope);
+    if (scope.sessionId !== undefined) this.stmt("UPDATE unit_history SET session_id = '' WHERE namespace = ? AND session_id = ?").run(namespace, scope.sessionId);
+  }
+
+  async appendUnits(session: Session, contentHash: string, units: UnitRecord[], options: AppendUnitsOptions): Promise<void> {
+    this.assertWritable();
+    const checked = parseSessionRecords(session, units);
+    checkRecordEmbeddings(checked, checked.records.length ? this.binding() : null, this.location);
+    const stamp = stampOrNow(options.change);
+    this.inWriteTransaction(checked.where, () => {
+      const { session: s, where, records } = checked;
+      const found = this.stmt("SELECT content_hash, unit_count FROM sessions WHERE namespace = ? AND id = ?").get(s.namespace, s.id) as
+        | { content_hash: string; unit_count: number }
+        | undefined;
+      checkAppendable(where, options.expectedHash, found?.content_hash ?? null);
+      const next = Number(this.stmt("SELECT coalesce(max(seq), -1) + 1 FROM units WHERE namespace = ? AND session_id = ?").pluck().get(s.namespace, s.id));
+      this.upsertSession(s, contentHash, found!.unit_count + records.length);
+      records.forEach((rec, i) => {
+        const times = unitTimes(rec.unit, undefined, stamp.at);
+        this.insertUnit(s.namespace, s.id, next + i, rec, times);
+        this.recordHistory(s.namespace, rec.unit.id, s.id, "created", stamp, rec.unit.content, null);
+      });
     });
+  }
+
+  async updateUnits(namespace: string, sessionId: string, contentHash: string, units: UnitRecord[], options: UpdateUnitsOptions): Promise<void> {
+    this.assertWritable();
+    const stored = await this.getSession(namespace, sessionId);
+    const where = `session ${namespace}/${sessionId}`;
+    const { session: _s, records } = parseSessionRecords(
+      stored ?? { id: sessionId, namespace, startTime: new Date(0).toISOString(), endTime: new Date(0).toISOString(), participants: [] },
+      units,
+    );
+    checkRecordEmbeddings({ session: _s, where, records }, records.length ? this.binding() : null, this.location);
+    const stamp = stampOrNow(options.change);
+    this.inWriteTransaction(where, () => {
+      const found = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(namespace, sessionId) as string | undefined;
+      checkExpectedHash(where, options.expectedHash, found ?? null);
+      for (const { unit: u, embedding } of records) {
+        const row = this.stmt(
+          "SELECT rowid, json_extract(body, '$.content') AS content, created_at, updated_at FROM units WHERE namespace = ? AND id = ? AND session_id = ?",
+        ).get(namespace, u.id, sessionId) as { rowid: number; content: string; created_at: string | null; updated_at: string | null } | undefined;
+        if (!row) throw unitNotInSession(where, u.id);
+        const times = unitTimes(u, { content: row.content, createdAt: row.created_at, updatedAt: row.updated_at }, stamp.at);
+        const rowid = BigInt(row.rowid);
+        this.stmt("UPDATE units SET participants = ?, body = ?, metadata = ?, updated_at = ?, updated_ms = ? WHERE rowid = ?").run(
+          JSON.stringify(u.context.participants.map((p) => p.toLowerCase())),
+          unitBody(u),
+          metadataColumn(u),
+          times.updatedAt,
+          Date.parse(times.updatedAt),
+          rowid,
+        );
+        this.stmt("DELETE FROM fts WHERE rowid = ?").run(rowid);
+        this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace);
+        this.stmt("DELETE FROM vec WHERE rowid = ?").run(rowid);
+        this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)").run(rowid, namespace, embedding);
+        if (times.event) this.recordHistory(namespace, u.id, sessionId, "updated", stamp, u.content, row.content);
+      }
+      this.stmt("UPDATE sessions SET content_hash = ? WHERE namespace = ? AND id = ?").run(contentHash, namespace, sessionId);
+    });
+  }
+
+  async unitHistory(namespace: string, unitId: string): Promise<UnitHistoryEvent[]> {
+    this.assertOpen();
+    const rows = this.stmt(
+      "SELECT unit_id, session_id, event, at, actor, text, previous_text FROM unit_history WHERE namespace = ? AND unit_id = ? ORDER BY rowid",
+    ).all(namespace, unitId) as Array<{ unit_id: string; session_id: string; event: UnitHistoryEvent["event"]; at: string; actor: string; text: string | null; previous_text: string | null }>;
+    return rows.map((r) => ({ unitId: r.unit_id, sessionId: r.session_id, event: r.event, at: r.at, actor: r.actor, text: r.text, previousText: r.previous_text }));
   }
 
   /** Rowids are fetched first: a vec0 DELETE with a subquery scans the whole table. */
@@ -254,15 +410,15 @@ class SqliteStore implements MemoryStore {
   async getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]> {
     this.assertOpen();
     if (!ids.length) return [];
-    const rows = this.stmt("SELECT id, body FROM units WHERE namespace = ? AND id IN (SELECT value FROM json_each(?))").all(
+    const rows = this.stmt(`SELECT u.id AS id, ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION} WHERE u.namespace = ? AND u.id IN (SELECT value FROM json_each(?))`).all(
       namespace,
       JSON.stringify(ids),
-    ) as { id: string; body: string }[];
-    const byId = new Map(rows.map((r) => [r.id, r.body]));
+    ) as Array<UnitRow & { id: string }>;
+    const byId = new Map(rows.map((r) => [r.id, r]));
     const out: MemoryUnit[] = [];
     for (const id of ids) {
-      const body = byId.get(id);
-      if (body !== undefined) out.push(JSON.parse(body) as MemoryUnit);
+      const row = byId.get(id);
+      if (row !== undefined) out.push(toUnit(row));
     }
     return out;
   }
@@ -286,45 +442,54 @@ class SqliteStore implements MemoryStore {
 
   async listUnits(namespace: string, filter: UnitFilter = {}): Promise<MemoryUnit[]> {
     this.assertOpen();
-    const where = ["namespace = ?"];
-    const params: unknown[] = [namespace];
-    if (filter.sessionId !== undefined) {
-      where.push("session_id = ?");
-      params.push(filter.sessionId);
-    }
-    if (filter.participant !== undefined) {
-      where.push("EXISTS (SELECT 1 FROM json_each(units.participants) WHERE value = ?)");
-      params.push(filter.participant.toLowerCase());
-    }
-    // Half-open overlap of [session_start, session_end) with [from, to); a session
-    // with start == end is a point, and counts when from <= start < to.
-    if (filter.from !== undefined) {
-      where.push("(session_end > ? OR (session_end = session_start AND session_start >= ?))");
-      const from = parseTime(filter.from, "from");
-      params.push(from, from);
-    }
-    if (filter.to !== undefined) {
-      where.push("session_start < ?");
-      params.push(parseTime(filter.to, "to"));
-    }
+    const params: unknown[] = [];
+    const where = unitWhere(namespace, filter, params);
     const limit = clampLimit(filter.limit, -1);
     const offset = clampLimit(filter.offset, 0);
     params.push(limit, offset);
-    // Few distinct filter shapes exist, so the cache stays small.
+    // Few distinct filter shapes exist without `where`; with one, each shape is prepared once per handle.
     const rows = this.stmt(
-      `SELECT body FROM units WHERE ${where.join(" AND ")}
-       ORDER BY session_start, session_id, seq LIMIT ? OFFSET ?`,
-    )
-      .pluck()
-      .all(...params) as string[];
-    return rows.map((b) => JSON.parse(b) as MemoryUnit);
+      `SELECT ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION} WHERE ${where}
+       ORDER BY s.start_ms, u.session_id, u.seq LIMIT ? OFFSET ?`,
+    ).all(...params) as UnitRow[];
+    return rows.map(toUnit);
   }
 
-  async searchLexical(namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]> {
+  async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
+    this.assertOpen();
+    return this.stmt(
+      "SELECT t.value FROM units u, json_each(u.body, '$.provenance.turnIds') t WHERE u.namespace = ? AND u.session_id = ? ORDER BY u.seq, t.key",
+    )
+      .pluck()
+      .all(namespace, sessionId) as string[];
+  }
+
+  async countUnits(namespace: string, filter: UnitFilter = {}): Promise<number> {
+    this.assertOpen();
+    const params: unknown[] = [];
+    const where = unitWhere(namespace, filter, params);
+    return Number(this.stmt(`SELECT count(*) FROM ${UNITS_WITH_SESSION} WHERE ${where}`).pluck().get(...params));
+  }
+
+  async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
     const query = toFtsQuery(terms);
     const k = clampLimit(limit, 0);
     if (!query || k === 0) return [];
+    if (options.where) {
+      // Every match is scored first (the MATCH alone, as below), then the filter narrows them inside the same statement.
+      const params: unknown[] = [query, namespace];
+      const filter = sqliteFilter(options.where, params);
+      params.push(k);
+      const rows = this.stmt(
+        `WITH hits AS MATERIALIZED (
+           SELECT rowid, bm25(fts, 1.0, 0.5, 0.0) AS b FROM fts WHERE fts MATCH ? AND namespace = ?
+         )
+         SELECT u.id AS id, hits.b AS b FROM hits JOIN units u ON u.rowid = hits.rowid JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id
+         WHERE ${filter} ORDER BY hits.b, hits.rowid LIMIT ?`,
+      ).all(...params) as { id: string; b: number }[];
+      return rows.map((r, i) => ({ id: r.id, score: -r.b, rank: i + 1 }));
+    }
     // The MATCH runs alone in the CTE; joining units inside it lets SQLite drive
     // the FTS lookup once per unit row, which is seconds on a large store.
     const rows = this.stmt(
@@ -339,7 +504,7 @@ class SqliteStore implements MemoryStore {
     return rows.map((r, i) => ({ id: r.id, score: -r.b, rank: i + 1 }));
   }
 
-  async searchDense(namespace: string, vector: Float32Array, limit: number): Promise<ScoredUnitId[]> {
+  async searchDense(namespace: string, vector: Float32Array, limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
     const k = clampLimit(limit, 0);
     const bound = this.binding();
@@ -350,6 +515,17 @@ class SqliteStore implements MemoryStore {
         `query vector has ${vector.length} dims; the store holds ${bound.dimensions}-dim vectors of ${bound.embedder}`,
         { where: this.location, hint: "embed the query with the embedder the store was built with" },
       );
+    }
+    if (options.where) {
+      // A filtered search is an exact scan of the units the filter selects: vec0's KNN cannot filter on metadata, and a KNN then filtered could come back short.
+      const params: unknown[] = [vector, namespace];
+      const filter = sqliteFilter(options.where, params);
+      params.push(BigInt(k));
+      const rows = this.stmt(
+        `SELECT u.id AS id, vec_distance_cosine(v.embedding, ?) AS d FROM ${UNITS_WITH_SESSION} JOIN vec v ON v.rowid = u.rowid
+         WHERE u.namespace = ? AND ${filter} ORDER BY d, u.rowid LIMIT ?`,
+      ).all(...params) as { id: string; d: number }[];
+      return rows.map((r, i) => ({ id: r.id, score: 1 - r.d, rank: i + 1 }));
     }
     // Above vec0's k cap fall back to an exact scan of the partition, so the
     // contract's min(limit, units) still holds.
@@ -368,14 +544,16 @@ class SqliteStore implements MemoryStore {
     return rows.map((r, i) => ({ id: r.id, score: 1 - r.d, rank: i + 1 }));
   }
 
-  async deleteUnit(namespace: string, unitId: string): Promise<boolean> {
+  async deleteUnit(namespace: string, unitId: string, options: WriteOptions = {}): Promise<boolean> {
     this.assertWritable();
+    const stamp = stampOrNow(options.change);
     return this.db
       .transaction(() => {
         const row = this.stmt("SELECT rowid, session_id FROM units WHERE namespace = ? AND id = ?").get(namespace, unitId) as
           | { rowid: number; session_id: string }
           | undefined;
         if (!row) return false;
+        this.recordForgotten(namespace, stamp, { unitId });
         this.deleteRows([row.rowid]);
         this.stmt("UPDATE sessions SET unit_count = unit_count - 1 WHERE namespace = ? AND id = ? AND unit_count > 0").run(
           namespace,
@@ -386,10 +564,12 @@ class SqliteStore implements MemoryStore {
       .immediate();
   }
 
-  async deleteSession(namespace: string, sessionId: string): Promise<number> {
+  async deleteSession(namespace: string, sessionId: string, options: WriteOptions = {}): Promise<number> {
     this.assertWritable();
+    const stamp = stampOrNow(options.change);
     return this.db
       .transaction(() => {
+        this.recordForgotten(namespace, stamp, { sessionId });
         const n = this.deleteSessionUnits(namespace, sessionId);
         this.stmt("DELETE FROM sessions WHERE namespace = ? AND id = ?").run(namespace, sessionId);
         return n;
@@ -397,10 +577,12 @@ class SqliteStore implements MemoryStore {
       .immediate();
   }
 
-  async deleteNamespace(namespace: string): Promise<number> {
+  async deleteNamespace(namespace: string, options: WriteOptions = {}): Promise<number> {
     this.assertWritable();
+    const stamp = stampOrNow(options.change);
     return this.db
       .transaction(() => {
+        this.recordForgotten(namespace, stamp, {});
         const rowids = this.stmt("SELECT rowid FROM units WHERE namespace = ?").pluck().all(namespace) as number[];
         this.deleteRows(rowids);
         this.stmt("DELETE FROM sessions WHERE namespace = ?").run(namespace);
@@ -483,6 +665,37 @@ function secureDeleteFts(db: Database.Database): void {
   const set = db.prepare("SELECT v FROM fts_config WHERE k = 'secure-delete'").pluck().get();
   if (set === 1 || set === "1") return;
   db.exec("INSERT INTO fts(fts, rank) VALUES ('secure-delete', 1)");
+}
+
+type UnitRow = UnitColumns<string>;
+
+const toUnit = (r: UnitRow): MemoryUnit => unitFromColumns(r, (j) => JSON.parse(j));
+
+/** The WHERE of listUnits and countUnits over `units u JOIN sessions s`; parameters appended to `params`. */
+function unitWhere(namespace: string, filter: UnitFilter, params: unknown[]): string {
+  const where = ["u.namespace = ?"];
+  params.push(namespace);
+  if (filter.sessionId !== undefined) {
+    where.push("u.session_id = ?");
+    params.push(filter.sessionId);
+  }
+  if (filter.participant !== undefined) {
+    where.push("EXISTS (SELECT 1 FROM json_each(u.participants) WHERE value = ?)");
+    params.push(filter.participant.toLowerCase());
+  }
+  // Half-open overlap of [start, end) with [from, to); a session
+  // with start == end is a point, and counts when from <= start < to.
+  if (filter.from !== undefined) {
+    where.push("(s.end_ms > ? OR (s.end_ms = s.start_ms AND s.start_ms >= ?))");
+    const from = parseTime(filter.from, "from");
+    params.push(from, from);
+  }
+  if (filter.to !== undefined) {
+    where.push("s.start_ms < ?");
+    params.push(parseTime(filter.to, "to"));
+  }
+  if (filter.where) where.push(sqliteFilter(filter.where, params));
+  return where.join(" AND ");
 }
 
 function parseTime(iso: string, field: string): number {

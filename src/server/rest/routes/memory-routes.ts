@@ -4,7 +4,10 @@ import { MemoryUnit } from "../../../model/memory-unit.js";
 import { authorize } from "../../auth/middleware.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
-import { Deleted, ListQuery, MemoryList, NamespaceParam, UnitParams } from "../schemas.js";
+import { AddInput, AddResult, Deleted, HistoryResult, ListQuery, MemoryList, NamespaceParam, UnitParams, UpdateInput } from "../schemas.js";
+import { actorOf } from "../../auth/principal.js";
+import { parseFilter } from "../../../model/memory-filter.js";
+import { parseJson } from "../../../formats/shared.js";
 import { echoValue } from "../../../model/echo-value.js";
 
 const listMemories = createRoute({
@@ -34,6 +37,33 @@ const deleteMemory = createRoute({
   responses: { 200: { description: "Deleted", content: { "application/json": { schema: Deleted } } }, ...problems(...AUTHED, 404) },
 });
 
+const updateMemory = createRoute({
+  method: "patch",
+  path: "/v1/namespaces/{ns}/memories/{unitId}",
+  tags: ["memories"],
+  summary: "Correct one unit's text: it is anchored and embedded again (same id, same place); the old text goes to its history. Needs write.",
+  request: { params: UnitParams, body: { content: { "application/json": { schema: UpdateInput } }, required: true } },
+  responses: { 200: { description: "The updated unit", content: { "application/json": { schema: MemoryUnit } } }, ...problems(...AUTHED, 404, 409, 413) },
+});
+
+const memoryHistory = createRoute({
+  method: "get",
+  path: "/v1/namespaces/{ns}/memories/{unitId}/history",
+  tags: ["memories"],
+  summary: "What happened to a unit (created, updated, superseded, forgotten), when and by which key; oldest first. Needs read.",
+  request: { params: UnitParams },
+  responses: { 200: { description: "Events", content: { "application/json": { schema: HistoryResult } } }, ...problems(...AUTHED, 404) },
+});
+
+const addMessages = createRoute({
+  method: "post",
+  path: "/v1/namespaces/{ns}/messages",
+  tags: ["memories"],
+  summary: "Store chat messages ({role, content}) as they happen; without sessionId the latest session is continued unless idle, else a new one starts. Needs write.",
+  request: { params: NamespaceParam, body: { content: { "application/json": { schema: AddInput } }, required: true } },
+  responses: { 200: { description: "Where they went", content: { "application/json": { schema: AddResult } } }, ...problems(...AUTHED, 409, 413) },
+});
+
 export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
   const { memory } = deps;
 
@@ -44,17 +74,18 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
     if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) {
       throw new RamemError("VALIDATION_FAILED", `query.to: ${q.to} is not after from ${q.from}`, { hint: "the range is [from, to): give a to later than from" });
     }
+    const where = q.filter === undefined ? undefined : parseFilter(parseJson(q.filter, "query.filter"), "query.filter");
     await requireKnownNamespace(memory, ns);
     // The namespace comes from the path only: no filter can widen it.
-    const memories = await memory.store.listUnits(ns, {
+    const filter = {
       ...(q.session ? { sessionId: q.session } : {}),
       ...(q.participant ? { participant: q.participant } : {}),
       ...(q.from ? { from: q.from } : {}),
       ...(q.to ? { to: q.to } : {}),
-      limit: q.limit,
-      offset: q.offset,
-    });
-    return c.json({ namespace: ns, memories, limit: q.limit, offset: q.offset }, 200);
+      ...(where ? { where } : {}),
+    };
+    const [memories, total] = await Promise.all([memory.store.listUnits(ns, { ...filter, limit: q.limit, offset: q.offset }), memory.store.countUnits(ns, filter)]);
+    return c.json({ namespace: ns, memories, total, limit: q.limit, offset: q.offset }, 200);
   });
 
   app.openapi(getMemory, async (c) => {
@@ -69,9 +100,38 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
   app.openapi(deleteMemory, async (c) => {
     const { ns, unitId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
-    const ok = await memory.forgetUnit(unitId, { namespace: ns });
+    const ok = await memory.forgetUnit(unitId, { namespace: ns, actor: actorOf(c.get("principal")) });
     if (!ok) throw unitNotFound(ns, unitId);
     return c.json({ deleted: 1 }, 200);
+  });
+
+  app.openapi(updateMemory, async (c) => {
+    const { ns, unitId } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "write");
+    const { text } = c.req.valid("json");
+    return c.json(await memory.update(unitId, { text }, { namespace: ns, actor: actorOf(c.get("principal")) }), 200);
+  });
+
+  app.openapi(memoryHistory, async (c) => {
+    const { ns, unitId } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "read");
+    const events = await memory.history(unitId, { namespace: ns });
+    if (events.length === 0 && !(await memory.get(unitId, { namespace: ns }))) throw unitNotFound(ns, unitId);
+    return c.json({ namespace: ns, unitId, events }, 200);
+  });
+
+  app.openapi(addMessages, async (c) => {
+    const { ns } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "write");
+    const body = c.req.valid("json");
+    const report = await memory.add(body.messages as never, {
+      namespace: ns,
+      actor: actorOf(c.get("principal")),
+      ...(body.sessionId ? { sessionId: body.sessionId } : {}),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
+    });
+    const { sessionId, sessionChoice, created, turnIds, unitIds } = report;
+    return c.json({ namespace: ns, sessionId, sessionChoice, created, turnIds, unitIds }, 200);
   });
 }
 

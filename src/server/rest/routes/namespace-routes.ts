@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { authorize } from "../../auth/middleware.js";
+import { actorOf } from "../../auth/principal.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { Deleted, NamespaceParam, Stats } from "../schemas.js";
@@ -58,7 +59,7 @@ export function registerNamespaceRoutes(app: RestApp, deps: RestDeps): void {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "admin");
     await requireKnownNamespace(memory, ns);
-    const deleted = await memory.forgetNamespace(ns);
+    const deleted = await memory.forgetNamespace(ns, { actor: actorOf(c.get("principal")) });
     return c.json({ deleted }, 200);
   });
 }

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { authorize } from "../../auth/middleware.js";
+import { actorOf } from "../../auth/principal.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { ImportResult, NamespaceParam } from "../schemas.js";
@@ -46,7 +47,7 @@ export function registerPortabilityRoutes(app: RestApp, deps: RestDeps): void {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
     const text = await c.req.text();
-    const report = await memory.importNamespace(text, { namespace: ns, source: "body" });
+    const report = await memory.importNamespace(text, { namespace: ns, source: "body", actor: actorOf(c.get("principal")) });
     return c.json(report, 200);
   });
 }

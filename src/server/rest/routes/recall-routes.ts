@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { authorize } from "../../auth/middleware.js";
 import { CONTENT_ONLY } from "../../../retrieval/recall-pipeline.js";
-import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
+import type { RestApp, RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { AskInput, AskResult, NamespaceParam, RecallInput, RecallResult } from "../schemas.js";
 
@@ -14,7 +14,7 @@ const recall = createRoute({
   tags: ["recall"],
   summary: "Recall units for a query: the induced recall frame, and per unit why it is there. Needs read.",
   request: { params: NamespaceParam, body: { content: { "application/json": { schema: RecallInput } }, required: true } },
-  responses: { 200: { description: "Frame and hits", content: { "application/json": { schema: RecallResult } } }, ...problems(...AUTHED, 404, 413) },
+  responses: { 200: { description: "Frame and hits", content: { "application/json": { schema: RecallResult } } }, ...problems(...AUTHED, 413) },
 });
 
 const ask = createRoute({
@@ -33,10 +33,12 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "read");
     const body = c.req.valid("json");
-    await requireKnownNamespace(memory, ns);
+    // An empty namespace answers as the library does: no hits (a 404 would tell a caller nothing it can act on).
     const { frame, hits, frameRefinement } = await memory.recall(body.query, {
       namespace: ns,
       k: body.k,
+      ...(body.filter ? { filter: body.filter } : {}),
+      ...(body.minScore !== undefined ? { minScore: body.minScore } : {}),
       ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
       ...(body.contentOnly ? { switches: CONTENT_ONLY } : {}),
       ...(body.llmFrame ? { llmFrame: true } : {}),
@@ -48,7 +50,6 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
     const { ns } = c.req.valid("param");
     authorize(c.get("principal"), ns, "read");
     const body = c.req.valid("json");
-    await requireKnownNamespace(memory, ns);
     const result = await memory.ask(body.question, {
       namespace: ns,
       k: body.k,

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { RamemError } from "../../../model/errors.js";
 import { authorize } from "../../auth/middleware.js";
+import { actorOf } from "../../auth/principal.js";
 import { checkSession, isoNormalize, toTurns } from "../../operations/build-session.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
@@ -85,12 +86,13 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
         startTime,
         endTime: body.endTime ? isoNormalize(body.endTime) : startTime,
         participants: body.participants ?? [...new Set(turns.map((t) => t.speaker))],
+        ...(body.metadata ? { metadata: body.metadata } : {}),
       },
       turns,
     });
     // Asked outside the write lock: "created" may be stale under a concurrent write of this very session; the write itself is not.
     const existed = (await memory.store.getSession(ns, sessionId)) !== null;
-    const result = { existed, report: await memory.ingest([session]) };
+    const result = { existed, report: await memory.ingest([session], { actor: actorOf(c.get("principal")) }) };
     return c.json(
       {
         namespace: ns,
@@ -116,7 +118,8 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
       turns: body.turns,
       ...(body.startTime !== undefined ? { startTime: body.startTime } : {}),
       ...(body.participants !== undefined ? { participants: body.participants } : {}),
-    });
+      ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+    }, { actor: actorOf(c.get("principal")) });
     return c.json(
       {
         namespace: ns,
@@ -153,7 +156,7 @@ export function registerSessionRoutes(app: RestApp, deps: RestDeps): void {
     const { ns, sessionId } = c.req.valid("param");
     authorize(c.get("principal"), ns, "write");
     if (!(await memory.store.getSession(ns, sessionId))) throw sessionNotFound(ns, sessionId);
-    const deleted = await memory.forgetSession(sessionId, { namespace: ns });
+    const deleted = await memory.forgetSession(sessionId, { namespace: ns, actor: actorOf(c.get("principal")) });
     return c.json({ deleted }, 200);
   });
 }

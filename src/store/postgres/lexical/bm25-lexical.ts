@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { LexicalChannel } from "./lexical-channel.js";
+import type { FilterNode } from "../../../model/memory-filter.js";
+import { postgresFilter } from "../postgres-filter.js";
 
 export interface Bm25Options {
   /** Term-frequency saturation (FTS5: 1.2). */
@@ -32,7 +34,7 @@ export interface Bm25Options {
  * one units lookup per matching unit: linear in the postings read, not in the
  * size of the matching tsvectors.
  */
-function searchSql(k1: number, b: number, cueWeight: number): string {
+function searchSql(k1: number, b: number, cueWeight: number, filter = "TRUE"): string {
   return `
   WITH terms AS MATERIALIZED (
     SELECT row_number() OVER () AS tid, q, lexs
@@ -59,13 +61,15 @@ function searchSql(k1: number, b: number, cueWeight: number): string {
     FROM matches m CROSS JOIN stats s GROUP BY m.tid, s.n
   ),
   scored AS (
-    SELECT u.id, u.session_start, u.session_id, u.seq,
-           sum(i.idf * (m.tf * ${k1 + 1}) / (m.tf + ${k1} * (1 - ${b} + ${b} * u.doc_len / s.avglen))) AS score
-    FROM matches m JOIN idf i USING (tid) JOIN units u ON u.namespace = $1 AND u.id = m.unit_id CROSS JOIN stats s
-    GROUP BY u.id, u.session_start, u.session_id, u.seq
+    SELECT u.id, s.start_at, u.session_id, u.seq,
+           sum(i.idf * (m.tf * ${k1 + 1}) / (m.tf + ${k1} * (1 - ${b} + ${b} * u.doc_len / st.avglen))) AS score
+    FROM matches m JOIN idf i USING (tid) JOIN units u ON u.namespace = $1 AND u.id = m.unit_id
+         JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id CROSS JOIN stats st
+    WHERE ${filter}
+    GROUP BY u.id, s.start_at, u.session_id, u.seq
   )
   SELECT id, score FROM scored
-  ORDER BY score DESC, session_start, session_id COLLATE "C", seq
+  ORDER BY score DESC, start_at, session_id COLLATE "C", seq
   LIMIT $3`;
 }
 
@@ -85,10 +89,17 @@ export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
   return {
     specificationVersion: "v1",
     id: `bm25/english/k1=${k1}/b=${b}/cue=${cueWeight}`,
-    async search(db, namespace, terms, limit) {
+    async search(db, namespace, terms, limit, where?: FilterNode) {
       // PostgreSQL text cannot hold NUL; such a character can only be noise in a word.
       const words = terms.map((t) => t.replaceAll("\0", "").trim()).filter((t) => t.length > 0);
       if (words.length === 0 || limit <= 0) return [];
+      if (where) {
+        // IDF and average length stay the namespace's: a filter narrows the hits, not the statistics.
+        const values: unknown[] = [namespace, words, limit];
+        const filtered = searchSql(k1, b, cueWeight, postgresFilter(where, values));
+        const { rows } = await db.query<{ id: string; score: number }>(filtered, values);
+        return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
+      }
       // Named: prepared once per connection, so the planner does not re-plan this long statement on every call.
       const { rows } = await db.query<{ id: string; score: number }>({ name: statementName, text: sql, values: [namespace, words, limit] });
       return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));

@@ -1,5 +1,14 @@
 import type { ScoredUnitId } from "../../contract.js";
-import type { Queryable } from "../schema.js";
+import type { FilterNode } from "../../../model/memory-filter.js";
+
+/**
+ * What a lexical channel queries through: a pg Pool or PoolClient, described
+ * by shape so that the public types name nothing of pg (whose types are not a
+ * dependency of ramem's users).
+ */
+export interface Queryable {
+  query<R = Record<string, unknown>>(config: string | { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 
 /**
  * The postgres dialect's lexical channel, version 1: how `searchLexical`
@@ -16,6 +25,10 @@ export interface LexicalChannel {
   readonly specificationVersion: "v1";
   /** Names the ranking, e.g. "ts_rank_cd/english". */
   readonly id: string;
-  /** Best first, ranks 1-based, scores higher-is-better and finite; at most `limit` rows, all of `namespace`. */
-  search(db: Queryable, namespace: string, terms: readonly string[], limit: number): Promise<ScoredUnitId[]>;
+  /**
+   * Best first, ranks 1-based, scores higher-is-better and finite; at most
+   * `limit` rows, all of `namespace` and, when `where` is given, all
+   * selected by it (postgresFilter, over `units u JOIN sessions s`).
+   */
+  search(db: Queryable, namespace: string, terms: readonly string[], limit: number, where?: FilterNode): Promise<ScoredUnitId[]>;
 }

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { LexicalChannel } from "./lexical-channel.js";
+import type { FilterNode } from "../../../model/memory-filter.js";
+import { postgresFilter } from "../postgres-filter.js";
 
 export interface TsRankOptions {
   /**
@@ -27,7 +29,7 @@ export interface TsRankOptions {
  *
  * Ties are broken by conversation order, like SQLite's rowid order.
  */
-function searchSql(weights: readonly number[], normalization: number): string {
+function searchSql(weights: readonly number[], normalization: number, filter = "TRUE"): string {
   return `
   WITH q AS (
     SELECT string_agg('(' || t.q::text || ')', ' | ')::tsquery AS q
@@ -35,9 +37,9 @@ function searchSql(weights: readonly number[], normalization: number): string {
     WHERE numnode(t.q) > 0
   )
   SELECT u.id, ts_rank_cd('{${weights.join(",")}}'::float4[], u.lexemes, (SELECT q FROM q), ${normalization}) AS score
-  FROM units u
-  WHERE u.namespace = $1 AND u.lexemes @@ (SELECT q FROM q)
-  ORDER BY score DESC, u.session_start, u.session_id COLLATE "C", u.seq
+  FROM units u JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id
+  WHERE u.namespace = $1 AND u.lexemes @@ (SELECT q FROM q) AND ${filter}
+  ORDER BY score DESC, s.start_at, u.session_id COLLATE "C", u.seq
   LIMIT $3`;
 }
 
@@ -55,10 +57,15 @@ export function createTsRankLexical(options: TsRankOptions = {}): LexicalChannel
   return {
     specificationVersion: "v1",
     id: `ts_rank_cd/english/w=${weights.join(",")}/n=${normalization}`,
-    async search(db, namespace, terms, limit) {
+    async search(db, namespace, terms, limit, where?: FilterNode) {
       // PostgreSQL text cannot hold NUL; such a character can only be noise in a word.
       const words = terms.map((t) => t.replaceAll("\0", "").trim()).filter((t) => t.length > 0);
       if (words.length === 0 || limit <= 0) return [];
+      if (where) {
+        const values: unknown[] = [namespace, words, limit];
+        const { rows } = await db.query<{ id: string; score: number }>(searchSql(weights, normalization, postgresFilter(where, values)), values);
+        return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
+      }
       const { rows } = await db.query<{ id: string; score: number }>({ name: statementName, text: sql, values: [namespace, words, limit] });
       return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
     },

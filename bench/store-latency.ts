@@ -1,6 +1,6 @@
 /**
  * Latency check for any store dialect on synthetic data, not a test:
- *   node --import tsx src/store/bench-latency.ts [location=sqlite] [units=6000] [dims=512] [queries=200] [exactMaxUnits]
+ *   node --import tsx bench/store-latency.ts [location=sqlite] [units=6000] [dims=512] [queries=200] [exactMaxUnits]
  * `location` is "sqlite" (a temp file) or a postgres:// URL (a temp schema,
  * dropped afterwards); `exactMaxUnits` sets the postgres dialect's threshold
  * for exact dense search (0: always HNSW). Builds a target namespace of
@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { makeRecord, makeSession, seededVector } from "./testing/make-unit.js";
-import type { UnitRecord } from "./contract.js";
-import { openSqliteStore } from "./sqlite/sqlite-store.js";
-import { isPostgresUrl } from "./open-store.js";
-import { openPostgresStore } from "./postgres/postgres-store.js";
+import { makeRecord, makeSession, seededVector } from "../src/store/testing/make-unit.js";
+import type { UnitRecord } from "../src/store/contract.js";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { isPostgresUrl } from "../src/store/open-store.js";
+import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 
 const [location = "sqlite", ...rest] = process.argv.slice(2);
 const [units = 6000, dims = 512, queries = 200, exactMaxUnits] = rest.map(Number);

@@ -1,7 +1,7 @@
 // Reports what the LoCoMo reader makes of a real file, to check it against the
-// published totals. Usage: node --import tsx src/formats/scripts/locomo-stats.ts [path]
+// published totals. Usage: node --import tsx scripts/locomo-stats.ts [path]
 import { resolve } from "node:path";
-import { readConversationFile } from "../conversation-file.js";
+import { readConversationFile } from "../src/formats/conversation-file.js";
 
 const path = resolve(process.argv[2] ?? "../shared/datasets/locomo/locomo10.json");
 const { conversations, report } = await readConversationFile(path, { format: "locomo" });

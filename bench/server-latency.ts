@@ -1,13 +1,13 @@
 /**
  * Latency of the REST API on a real store, over loopback HTTP:
  *   npm run -s ramem -- ingest --format locomo --db /tmp/lc.db --embedder hash ../shared/datasets/locomo/locomo10.json
- *   node --import tsx src/server/scripts/bench-server.ts /tmp/lc.db conv-26
+ *   node --import tsx bench/server-latency.ts /tmp/lc.db conv-26
  * Appends 10 turns to the namespace's largest session and imports a copy into
  * "<ns>-copy": run it on a scratch store.
  */
-import { openMemory } from "../../open-memory.js";
-import { openApiKeyStore } from "../../store/open-api-key-store.js";
-import { startServer } from "../serve.js";
+import { openMemory } from "../src/open-memory.js";
+import { openApiKeyStore } from "../src/store/open-api-key-store.js";
+import { startServer } from "../src/server/serve.js";
 
 const [db, ns = "conv-26"] = process.argv.slice(2);
 if (!db) throw new Error("usage: bench-server.ts DB [NAMESPACE]");

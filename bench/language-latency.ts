@@ -1,10 +1,10 @@
 // Speed of the offline language layer on real text, printed (not asserted:
 // timings belong to benchmarks, not to unit tests).
-// Usage: node --import tsx src/language/scripts/bench-language.ts [locomo10.json]
+// Usage: node --import tsx bench/language-latency.ts [locomo10.json]
 import { resolve } from "node:path";
-import { readConversationFile } from "../../formats/conversation-file.js";
-import { extractEntities } from "../entities.js";
-import { induceFrame } from "../../induction/induce-frame.js";
+import { readConversationFile } from "../src/formats/conversation-file.js";
+import { extractEntities } from "../src/language/entities.js";
+import { induceFrame } from "../src/induction/induce-frame.js";
 
 const path = resolve(process.argv[2] ?? "../shared/datasets/locomo/locomo10.json");
 const { conversations } = await readConversationFile(path, { format: "locomo" });

@@ -1,0 +1,83 @@
+import { createHash } from "node:crypto";
+import type { MemoryUnit } from "../model/memory-unit.js";
+import { MAX_TURN_CHARS, type Turn } from "../model/conversation.js";
+import { RamemError } from "../model/errors.js";
+import { describeIllFormedText, findIllFormedText } from "../model/stored-text.js";
+import type { ChangeStamp } from "../model/unit-history.js";
+import { echoValue } from "../model/echo-value.js";
+import { embedAll, type IngestDeps } from "./ingest-sessions.js";
+import { retrySessionChange } from "./retry-session-change.js";
+import { cueFor } from "./unit-context.js";
+
+/**
+ * Corrects what a unit says: its turn is anchored again with the new text
+ * (times grounded against the session, people and places extracted, the
+ * first person resolved) and embedded again; the unit keeps its id, place in
+ * the session, provenance, cue and metadata. The next unit's cue, which
+ * quotes this unit's turn, is re-derived from the new text, so the old words
+ * are gone from the index. The old text goes to the unit's history (the
+ * store records it in the same transaction). A compare-and-swap on the
+ * session, redone when another writer changed it meanwhile.
+ */
+export function updateUnit(deps: IngestDeps, namespace: string, unitId: string, text: string, change?: ChangeStamp): Promise<MemoryUnit> {
+  checkText(text);
+  return retrySessionChange(() => updateOnce(deps, namespace, unitId, text.trim(), change));
+}
+
+function checkText(text: unknown): void {
+  const fail = (message: string, hint: string) => new RamemError("BAD_INPUT", message, { where: "text", hint: `${hint}; nothing was changed` });
+  if (typeof text !== "string") throw fail(`text must be a string, got ${typeof text}`, "give the unit's corrected words as one string");
+  if (text.trim() === "") throw fail("text is empty", "give the corrected words, or forget the unit to delete it");
+  if (text.length > MAX_TURN_CHARS) throw fail(`text is ${text.length} characters; the limit is ${MAX_TURN_CHARS}`, "a unit restates one turn: keep it short");
+  const bad = findIllFormedText(text);
+  if (bad) throw fail(describeIllFormedText(bad), "remove that character");
+}
+
+async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, text: string, change: ChangeStamp | undefined): Promise<MemoryUnit> {
+  const { store } = deps;
+  const [unit] = await store.getUnits(namespace, [unitId]);
+  if (!unit) throw await missing(deps, namespace, unitId);
+  const sessionId = unit.provenance.sessionId;
+  const session = await store.getSession(namespace, sessionId);
+  if (!session) throw await missing(deps, namespace, unitId);
+  const speaker = unit.context.participants[0] ?? "someone";
+  const turn: Turn = { id: unit.provenance.turnIds[0]!, speaker, text, ...(unit.context.role ? { role: unit.context.role } : {}) };
+  const { contentHash, unitCount: _n, metadata: _m, ...plain } = session;
+  const anchored = (await deps.anchorer.anchorSession({ session: plain, turns: [turn] })).units[0];
+  if (!anchored) throw new RamemError("ANCHOR_FAILED", `the anchorer made no unit of the new text of ${echoValue(unitId)}`, { where: "text", hint: "try other words; nothing was changed" });
+  const updated: MemoryUnit = {
+    ...unit,
+    content: anchored.content,
+    context: { ...anchored.context, session: unit.context.session, participants: [...new Set([...anchored.context.participants, ...unit.context.participants])] },
+    anchoredBy: anchored.anchoredBy,
+  };
+  const [vector] = await embedAll(deps.embedder, [updated.content]);
+  const records = [{ unit: updated, embedding: vector! }];
+  // The next unit's cue quotes this unit's turn: it follows the correction (a cue is not embedded, so its vector stays).
+  const inSession = await store.listUnits(namespace, { sessionId });
+  const next = inSession[inSession.findIndex((u) => u.id === unitId) + 1];
+  if (next && next.cue !== "") {
+    const stored = await store.getUnitEmbeddings(namespace, [next.id]);
+    const nextVector = stored.get(next.id) ?? (await embedAll(deps.embedder, [next.content]))[0]!;
+    records.push({ unit: { ...next, cue: cueFor(turn) }, embedding: nextVector });
+  }
+  const hash = createHash("sha256").update(contentHash).update(`\u0000update\u0000${unitId}\u0000`).update(text).digest("hex");
+  await store.updateUnits(namespace, sessionId, hash, records, { expectedHash: contentHash, ...(change ? { change } : {}) });
+  const [after] = await store.getUnits(namespace, [unitId]);
+  return after ?? updated;
+}
+
+/** UNIT_FORGOTTEN when the history says so (with when), else UNIT_NOT_FOUND. */
+async function missing(deps: IngestDeps, namespace: string, unitId: string): Promise<RamemError> {
+  const forgotten = (await deps.store.unitHistory(namespace, unitId)).findLast((e) => e.event === "forgotten" || e.event === "superseded");
+  if (forgotten) {
+    return new RamemError("UNIT_FORGOTTEN", `unit ${echoValue(unitId)} was ${forgotten.event} at ${forgotten.at}: there is nothing to update`, {
+      where: "id",
+      hint: "add the corrected words as a new memory (add / remember) instead; nothing was changed",
+    });
+  }
+  return new RamemError("UNIT_NOT_FOUND", `namespace ${echoValue(namespace)} has no memory unit ${echoValue(unitId)}`, {
+    where: "id",
+    hint: "use a unit id from recall or getAll in this namespace; nothing was changed",
+  });
+}

@@ -1,0 +1,54 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { Memory } from "../../memory.js";
+import { openSqliteStore } from "../../store/sqlite/sqlite-store.js";
+import { createHashEmbedder } from "../../providers/hash-embedder.js";
+import { RamemChatMessageHistory, RamemRetriever } from "./index.js";
+
+async function open(): Promise<Memory> {
+  return new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder(), defaultNamespace: "lc" });
+}
+
+describe("ramem/langchain", () => {
+  it("RamemRetriever returns Documents with the episodic coordinates as metadata, best first", async () => {
+    const memory = await open();
+    await memory.add(
+      [
+        { role: "user", content: "I ran the Lisbon half marathon in 1:52." },
+        { role: "assistant", content: "Great time!" },
+      ],
+      { now: new Date("2024-03-10T08:00:00Z"), metadata: { topic: "running" } },
+    );
+    await memory.add([{ role: "user", content: "My oven broke again." }], { now: new Date("2024-05-01T08:00:00Z") });
+    const retriever = new RamemRetriever({ memory, k: 3 });
+    const docs = await retriever.invoke("How fast was the Lisbon half marathon?");
+    assert.ok(docs.length > 0);
+    const top = docs[0]!;
+    assert.match(top.pageContent, /half marathon in 1:52/);
+    assert.equal(top.metadata.sessionStart, "2024-03-10T08:00:00.000Z");
+    assert.equal(top.metadata.role, "user");
+    assert.deepEqual(top.metadata.metadata, { topic: "running" });
+    assert.equal(top.metadata.rank, 1);
+    assert.ok(top.metadata.turnIds.length === 1 && typeof top.metadata.unitId === "string");
+    for (let i = 1; i < docs.length; i++) assert.ok(docs[i]!.metadata.score <= docs[i - 1]!.metadata.score);
+    const filtered = await new RamemRetriever({ memory, filter: { "metadata.topic": "running" } }).invoke("oven");
+    assert.ok(filtered.every((d) => d.metadata.metadata?.topic === "running"));
+  });
+
+  it("RamemChatMessageHistory keeps a conversation as a ramem session: add, read back in order, clear", async () => {
+    const memory = await open();
+    const history = new RamemChatMessageHistory({ memory, sessionId: "chat-1" });
+    await history.addMessages([new HumanMessage("I adopted a cat named Miso."), new AIMessage("Miso is a lovely name.")]);
+    await history.addUserMessage("She likes tuna.");
+    const messages = await history.getMessages();
+    assert.deepEqual(messages.map((m) => [m.getType(), m.content]), [
+      ["human", "I adopted a cat named Miso."],
+      ["ai", "Miso is a lovely name."],
+      ["human", "She likes tuna."],
+    ]);
+    assert.equal((await memory.recall("What is the cat called?")).hits[0]?.unit.context.session.sessionId, "chat-1", "the history is recallable memory");
+    await history.clear();
+    assert.deepEqual(await history.getMessages(), []);
+  });
+});
