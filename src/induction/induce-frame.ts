@@ -11,6 +11,7 @@ import { findEventAnchor } from "./event-anchor.js";
 import { findAggregateCue } from "./aggregate-cue.js";
 import { induceRoleCondition } from "./role-condition.js";
 import { findCurrentStateCue } from "./current-state-cue.js";
+import { findStateSlot } from "./state-slot-cue.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
 
@@ -155,6 +156,7 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const role = induceRoleCondition(query, ctx.knownRoles ?? []);
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
+  const stateSlot = currentState || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
   const active = isFrameActive({ time, participants, location, entities, role });
-  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, active, notes };
+  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, active, notes };
 }

@@ -171,7 +171,7 @@ export function extractStates(text: string, speaker: string): StateStatement[] {
       if (!read) continue;
       const value = resolve(read.value, text, text.slice(0, Math.max(0, at) + m.index));
       // An additive slot may hold several values in one turn ("I quit pottery, I've started bouldering").
-      const key = read.additive ? `${read.slot}\u0000${value}\u0000${read.ends}` : read.slot;
+      const key = read.additive ? `${read.slot}\u0000${value}` : read.slot;
       if (value === null || (value === "" && !read.ends) || seen.has(key)) continue;
       seen.add(key);
       out.push({ subject: speaker, ...read, value, evidence: m[0].trim() });

@@ -72,6 +72,12 @@ export const RecallFrame = z.object({
    * made before it existed.
    */
   currentState: z.object({ evidence: z.string() }).nullable().optional(),
+  /**
+   * The state the query asks about, as statements name it ("where does she
+   * live" → residence): the statements of that slot valid at the asked time
+   * answer it. Set only with a current-state cue or a past time. Optional.
+   */
+  stateSlot: z.object({ slots: z.array(z.string()).min(1), evidence: z.string() }).nullable().optional(),
   /** True when at least one condition is reliably grounded; an inactive frame is never used to rank. */
   active: z.boolean(),
   /** Cues seen but not used, and why ("'last year' is ambiguous over a 5-year history with no question date"). */
@@ -89,6 +95,7 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   asksFor: null,
   aggregates: null,
   currentState: null,
+  stateSlot: null,
   active: false,
   notes,
 });

@@ -87,11 +87,8 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const wantsValidity = switches.contextRanking && frame !== null && (Boolean(frame.currentState) || isReliable(frame.time));
   const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
   const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
-  // A successor outside the pool joins it, unless a filter restricts what may be returned (it was not checked against it).
-  for (const v of request.where ? [] : (states?.validity.values() ?? [])) {
-    const successor = v.supersededBy ? states!.stateUnits.get(v.supersededBy) : undefined;
-    if (successor && !unitOf.has(successor.id)) unitOf.set(successor.id, withContext(successor));
-  }
+  // Successors and the state index may sit outside the pool: they join it, unless a filter restricts what may be returned (they were not checked against it).
+  if (states && !request.where) for (const u of states.stateUnits.values()) if (!unitOf.has(u.id)) unitOf.set(u.id, withContext(u));
   const chosen = reinstate(ranking, frame, (id) => unitOf.get(id), {
     k: request.k,
     query: request.query,
@@ -99,6 +96,8 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     sessionContext: switches.sessionContext,
     nextUnitOf: (id) => answers.get(id)?.id,
     ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
+    // A filter restricts what may be returned; the state index was not checked against it.
+    ...(states && !request.where ? { stateUnits: [...states.stateUnits.values()].map(withContext) } : {}),
     ...(request.signals ? { signals: request.signals } : {}),
   });
   return { hits: toHits(chosen, [...unitOf.values()]), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };

@@ -35,6 +35,8 @@ export interface ReinstateOptions {
    * outside the pool and joins the candidates then (unitOf must know it).
    */
   validityOf?: (unitId: string) => Validity | undefined;
+  /** Every unit of the namespace that states a state: a question about a state is answered from them (unitOf must know them). */
+  stateUnits?: readonly MemoryUnit[];
   /** Default DEFAULT_SIGNALS. */
   signals?: Partial<ReinstateSignals>;
 }
@@ -138,6 +140,8 @@ export interface ReinstateSignals {
   successorLift: number;
   /** A past time also matches a state valid then (its validity interval), not only when it was said. */
   validityTimes: boolean;
+  /** A question about a state (frame.stateSlot) puts the statements of that slot valid at the asked time first. */
+  stateLookup: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -155,6 +159,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   contextDepth: CONTEXT_DEPTH,
   successorLift: SUCCESSOR_LIFT,
   validityTimes: true,
+  stateLookup: true,
 };
 
 /**
@@ -232,6 +237,7 @@ export function reinstate(
     return { candidate: c, score: c.score + support };
   });
   if (frame?.currentState && signals.successorLift > 0 && options.validityOf) inheritFromSuperseded(supported, unitOf, options.validityOf, signals.successorLift, reasonsOf);
+  const answersFromStates = signals.stateLookup && options.validityOf ? stateAnswers(frame, options.stateUnits ?? [], options.validityOf) : [];
   supported.sort((a, b) => b.score - a.score || a.candidate.unitId.localeCompare(b.candidate.unitId));
   const ranking = supported.map((s) => s.candidate);
   const scoreOf = new Map(supported.map((s) => [s.candidate.unitId, s.score]));
@@ -258,6 +264,17 @@ export function reinstate(
   let ordered = [...ranking.filter((c) => contextValid.has(c.unitId)), ...ranking.filter((c) => !contextValid.has(c.unitId))];
   // Spread the list as it will be read: C_ctx stays ahead of the rest.
   if (frame?.aggregates && signals.episodeSpread > 0) ordered = spreadOverEpisodes(ordered, (c) => contextValid.has(c.unitId), scoreOf, episodeOf, signals.episodeSpread, reasonsOf);
+  // The statements of the asked state, valid at the asked time, answer a question about it: first, newest first.
+  if (answersFromStates.length > 0) {
+    const scoreOfState = new Map(supported.map((x) => [x.candidate.unitId, x]));
+    const first = answersFromStates.map((u) => scoreOfState.get(u.id)?.candidate ?? { unitId: u.id, score: 0 });
+    for (const c of first) {
+      if (!reasonsOf.has(c.unitId)) reasonsOf.set(c.unitId, []);
+      reasonsOf.get(c.unitId)!.unshift(`states the ${frame!.stateSlot!.slots[0]} ${frame!.currentState ? "valid now" : "valid then"}`);
+    }
+    const ids = new Set(first.map((c) => c.unitId));
+    ordered = [...first, ...ordered.filter((c) => !ids.has(c.unitId))];
+  }
   // History, not the answer: a superseded statement goes behind every valid memory (it is never dropped).
   if (frame?.currentState && signals.successorLift > 0 && options.validityOf) {
     const stale = (c: ContentCandidate) => Boolean(options.validityOf!(c.unitId)?.supersededBy);
@@ -406,4 +423,41 @@ function inheritFromSuperseded(
       }
     }
   }
+}
+
+/**
+ * The units that state the slot a question asks about (frame.stateSlot), of
+ * the person it names (any speaker when it names none), valid at the asked
+ * time — now (not superseded) for a current-state question, overlapping the
+ * window for a past one — newest first.
+ */
+function stateAnswers(frame: RecallFrame | null, stateUnits: readonly MemoryUnit[], validityOf: (unitId: string) => Validity | undefined): MemoryUnit[] {
+  const slot = frame?.stateSlot;
+  if (!frame || !slot) return [];
+  const people = isReliable(frame.participants) ? frame.participants.names.map((n) => n.toLowerCase()) : [];
+  const window = isReliable(frame.time) && !frame.currentState ? frame.time : null;
+  if (!frame.currentState && !window) return [];
+  const about = (subject: string) => people.length === 0 || people.some((p) => p === subject.toLowerCase() || p.split(/\s+/)[0] === subject.toLowerCase().split(/\s+/)[0]);
+  const validAtAskedTime = (v: Validity) => {
+    if (!window) return v.supersededBy === null;
+    const start = Date.parse(window.window.start);
+    const end = Date.parse(window.window.end);
+    const from = Date.parse(v.validFrom);
+    const to = v.validTo ? Date.parse(v.validTo) : Number.POSITIVE_INFINITY;
+    switch (window.relation) {
+      case "before":
+        return from < start;
+      case "after":
+        return to > end;
+      default:
+        return from < end && start < to;
+    }
+  };
+  return stateUnits
+    .filter((u) => (u.context.states ?? []).some((s) => !s.ends && slot.slots.includes(s.slot) && about(s.subject)))
+    .filter((u) => {
+      const v = validityOf(u.id);
+      return v !== undefined && validAtAskedTime(v);
+    })
+    .sort((a, b) => b.context.session.start.localeCompare(a.context.session.start));
 }

@@ -9,6 +9,7 @@ test("index re-exports every public function", () => {
     "confusableSubset",
     "countTokens",
     "distractionMetrics",
+    "freshFirst",
     "isContextConfusable",
     "longMemEvalRetrieval",
     "officialLocomoF1",
