@@ -18,7 +18,7 @@ import { summarizeRetrieval, confusableSubset, distractionMetrics, summarizeLong
 import type { MemoryUnit } from "../src/model/memory-unit.js";
 import { withoutConditions, type RecallFrame } from "../src/model/recall-frame.js";
 import { reinstate, type ReinstateSignals } from "../src/retrieval/reinstate.js";
-import { deriveValidity, type Validity } from "../src/retrieval/derive-validity.js";
+import { deriveValidity, type Validity } from "../src/anchoring/derive-validity.js";
 
 const embedder = await createUseLiteEmbedder();
 const SETS = (process.env.SETS ?? "locomo,lme").split(",");

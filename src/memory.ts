@@ -14,6 +14,9 @@ import { askMemory, type AskOptions, type AskResult } from "./synthesis/ask.js";
 import { appendTurns, type AppendTurnsReport, type AppendTurnsRequest } from "./anchoring/append-turns.js";
 import { forgetUnit } from "./anchoring/forget-unit.js";
 import { reanchorNamespace } from "./anchoring/reanchor-namespace.js";
+import { setSupersession } from "./anchoring/set-supersession.js";
+import { namespaceValidity } from "./anchoring/namespace-validity.js";
+import type { Validity } from "./anchoring/derive-validity.js";
 import { exportNamespace } from "./portability/export-namespace.js";
 import { importNamespace, type ImportReport } from "./portability/import-namespace.js";
 import { KeyedLock } from "./util/keyed-lock.js";
@@ -206,6 +209,29 @@ export class Memory {
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     if (typeof change !== "object" || change === null) throw new RamemError("BAD_INPUT", "update takes { text }", { where: "text", hint: 'e.g. memory.update(id, { text: "Caroline moved to Porto" })' });
     return this.#writes.run(namespace, () => updateUnit(this, namespace, unitId, change.text, changeStamp(options.actor, options.now)));
+  }
+
+  /**
+   * Corrects the derived supersession: `oldId` is no longer true, `newId`
+   * replaced it (both in the namespace; no cycles). Kept on the unit: recall
+   * ranks it as superseded, export carries it.
+   */
+  supersede(oldId: string, newId: string, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    return this.#writes.run(namespace, () => setSupersession(this.store, namespace, oldId, newId, changeStamp(options.actor, options.now)));
+  }
+
+  /** Marks a unit as not superseded, whatever later statements say (undoes a wrong supersession, rule-derived or not). */
+  unsupersede(unitId: string, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    return this.#writes.run(namespace, () => setSupersession(this.store, namespace, unitId, null, changeStamp(options.actor, options.now)));
+  }
+
+  /** When a unit's stated state held and what replaced it (null: the unit states no state and carries no correction). */
+  async validity(unitId: string, options: { namespace?: string } = {}): Promise<Validity | null> {
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
+    const { validity } = await namespaceValidity(this.store, namespace, await this.store.listSessions(namespace));
+    return validity.get(unitId) ?? null;
   }
 
   /** What happened to a unit: created, updated, superseded, forgotten, with when and who; oldest first. */

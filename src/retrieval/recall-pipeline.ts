@@ -1,6 +1,6 @@
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore, StoredSession } from "../store/contract.js";
-import { namespaceValidity } from "./namespace-validity.js";
+import { namespaceValidity } from "../anchoring/namespace-validity.js";
 import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";

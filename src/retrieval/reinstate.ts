@@ -4,7 +4,7 @@ import type { ContentCandidate } from "./content-recall.js";
 import { asksQuestion } from "./asks-question.js";
 import { matchContext } from "./context-match.js";
 import { stemmedTerms } from "./stemmed-terms.js";
-import type { Validity } from "./derive-validity.js";
+import type { Validity } from "../anchoring/derive-validity.js";
 
 export interface ReinstatedCandidate extends ContentCandidate {
   /** Frame conditions the unit met, and the episode support it got; empty when it is here on content alone. */

@@ -47,3 +47,32 @@ test("a question about the past selects the state valid then", async () => {
   assert.match(hits[0]!.unit.content, /Lisbon/, hits.map((h) => `${h.unit.content} | ${h.reasons.join("; ")}`).join("\n"));
   await memory.close();
 });
+
+test("a user's corrections: supersede and unsupersede change recall, persist on the unit, and refuse bad input without changing anything", async () => {
+  const memory = await movesMemory();
+  const units = await memory.store.listUnits("moves");
+  const lisbon = units.find((u) => u.provenance.turnIds[0] === "s1:1")!;
+  const porto = units.find((u) => u.provenance.turnIds[0] === "s3:1")!;
+  const gifts = units.find((u) => u.provenance.turnIds[0] === "s3:3")!;
+  assert.equal((await memory.validity(lisbon.id, { namespace: "moves" }))?.supersededBy, porto.id);
+
+  // Not superseded after all: Lisbon is valid again, whatever the rules say.
+  await memory.unsupersede(lisbon.id, { namespace: "moves" });
+  assert.deepEqual([(await memory.validity(lisbon.id, { namespace: "moves" }))?.supersededBy, (await memory.validity(lisbon.id, { namespace: "moves" }))?.origin], [null, "user"]);
+  const { hits } = await memory.recall("Where does the user live?", { namespace: "moves", k: 12 });
+  assert.ok(!hits.find((h) => h.unit.id === lisbon.id)!.reasons.join(" ").includes("superseded"));
+
+  // A statement the rules know nothing of can be superseded by hand.
+  await memory.supersede(gifts.id, porto.id, { namespace: "moves" });
+  assert.equal((await memory.validity(gifts.id, { namespace: "moves" }))?.supersededBy, porto.id);
+  assert.equal((await memory.get(gifts.id, { namespace: "moves" }))?.supersession?.supersededBy, porto.id);
+
+  const before = JSON.stringify(await memory.store.listUnits("moves"));
+  const code = (e: unknown) => (e as { code?: string }).code;
+  await assert.rejects(memory.supersede(porto.id, gifts.id, { namespace: "moves" }), (e) => code(e) === "CYCLIC_SUPERSESSION");
+  await assert.rejects(memory.supersede(porto.id, porto.id, { namespace: "moves" }), (e) => code(e) === "CYCLIC_SUPERSESSION");
+  await assert.rejects(memory.supersede(porto.id, "u_missing", { namespace: "moves" }), (e) => code(e) === "UNIT_NOT_FOUND" && (e as { where?: string }).where === "by");
+  await assert.rejects(memory.supersede(porto.id, lisbon.id, { namespace: "elsewhere" }), (e) => code(e) === "UNIT_NOT_FOUND");
+  assert.equal(JSON.stringify(await memory.store.listUnits("moves")), before, "nothing changed");
+  await memory.close();
+});
