@@ -55,6 +55,8 @@ export function renderFrame(frame: RecallFrame): string {
   if (frame.role) lines.push(`  role: the ${frame.role.role}'s turns ← "${frame.role.evidence}" (${frame.role.note}; confidence ${frame.role.confidence.toFixed(2)})`);
   if (frame.asksFor === "time") lines.push("  asks for: a time (units that carry one rank a little higher)");
   if (frame.aggregates) lines.push(`  aggregates: "${frame.aggregates.evidence}" gathers evidence from several episodes`);
+  if (frame.currentState) lines.push(`  current state: "${frame.currentState.evidence}" (superseded statements rank last)`);
+  if (frame.stateSlot) lines.push(`  state asked: ${frame.stateSlot.slots.join(" / ")} ← "${frame.stateSlot.evidence}"`);
   for (const n of frame.notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
 }

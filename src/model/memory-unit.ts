@@ -88,6 +88,20 @@ export const MemoryUnit = z.object({
   source: z.array(Turn).optional(),
   /** A user's correction of what supersedes this unit (memory.supersede / unsupersede). */
   supersession: SupersessionOverride.optional(),
+  /**
+   * When the state the unit states held, derived at recall from the
+   * namespace's later statements (never stored): present on recall hits of a
+   * question about a current or past state.
+   */
+  validity: z
+    .object({
+      states: z.array(z.string()),
+      validFrom: IsoDateTime,
+      validTo: IsoDateTime.nullable(),
+      supersededBy: z.string().nullable(),
+      origin: z.enum(["rule", "user"]),
+    })
+    .optional(),
   /** Its session's and turns' metadata (turn keys win). Absent: none. */
   metadata: MetadataSchema.optional(),
   /** When the store first held the unit, and when its text last changed (set by the store; absent on units not yet stored). */

@@ -100,7 +100,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(states && !request.where ? { stateUnits: [...states.stateUnits.values()].map(withContext) } : {}),
     ...(request.signals ? { signals: request.signals } : {}),
   });
-  return { hits: toHits(chosen, [...unitOf.values()]), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
+  return { hits: toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
 }
 
 /** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */

@@ -2,16 +2,20 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
 import { finalScores } from "./final-score.js";
+import type { Validity } from "../anchoring/derive-validity.js";
 
 /** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
-export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[]): RecallHit[] {
+export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[], validityOf?: (unitId: string) => Validity | undefined): RecallHit[] {
   const byId = new Map(units.map((u) => [u.id, u]));
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
   const present = ranked.filter((c) => byId.has(c.unitId));
   const scores = finalScores(present);
   const hits: RecallHit[] = [];
   for (const [i, c] of present.entries()) {
-    const unit = byId.get(c.unitId)!;
+    const stored = byId.get(c.unitId)!;
+    // The validity travels with the hit's unit, so every face and the evidence pack can show it.
+    const validity = validityOf?.(c.unitId);
+    const unit = validity ? { ...stored, validity } : stored;
     const channels: string[] = [];
     if (c.lexical) channels.push(`lexical #${c.lexical.rank}`);
     if (c.dense) channels.push(`dense #${c.dense.rank}`);

@@ -9,6 +9,7 @@ import { Memory } from "../memory.js";
 import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
 import type { SessionWithTurns } from "../model/conversation.js";
+import { renderEvidence } from "../synthesis/render-evidence.js";
 
 const chat = (id: string, day: string, lines: string[]): SessionWithTurns => ({
   session: { id, namespace: "moves", startTime: `${day}T10:00:00.000Z`, endTime: `${day}T10:00:00.000Z`, participants: [] },
@@ -74,5 +75,15 @@ test("a user's corrections: supersede and unsupersede change recall, persist on 
   await assert.rejects(memory.supersede(porto.id, "u_missing", { namespace: "moves" }), (e) => code(e) === "UNIT_NOT_FOUND" && (e as { where?: string }).where === "by");
   await assert.rejects(memory.supersede(porto.id, lisbon.id, { namespace: "elsewhere" }), (e) => code(e) === "UNIT_NOT_FOUND");
   assert.equal(JSON.stringify(await memory.store.listUnits("moves")), before, "nothing changed");
+  await memory.close();
+});
+
+test("the evidence pack says which statement no longer holds and what replaced it", async () => {
+  const memory = await movesMemory();
+  const { hits } = await memory.recall("Where does the user live?", { namespace: "moves", k: 12 });
+  const lisbon = hits.find((h) => h.unit.provenance.turnIds[0] === "s1:1")!;
+  assert.equal(lisbon.unit.validity?.supersededBy, hits[0]!.unit.id);
+  const pack = renderEvidence(hits.map((h) => h.unit)).text;
+  assert.match(pack, /\(s1:1; at: Lisbon; superseded 30 January 2023 by \[1\]\) user: I live in Lisbon/);
   await memory.close();
 });

@@ -75,6 +75,11 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
       // Relative times are resolved inline ("yesterday (7 May 2023)"): say it once.
       if (event && !said.includes(event)) coords.push(`event: ${event}`);
       if (u.context.location) coords.push(`at: ${esc(u.context.location)}`);
+      // A state that no longer holds says so, and what replaced it (by rank when it is in the pack).
+      if (u.validity?.supersededBy) {
+        const by = rankOf.get(u.validity.supersededBy);
+        coords.push(`superseded${u.validity.validTo ? ` ${describeInterval({ start: u.validity.validTo, end: u.validity.validTo, granularity: "day" })}` : ""} by ${by ? `[${by}]` : "a later statement"}`);
+      }
       lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${esc(said)}`);
     }
   }

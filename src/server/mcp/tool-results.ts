@@ -72,6 +72,8 @@ export function frameSummary(frame: RecallFrame) {
     role: frame.role?.role ?? null,
     asksFor: frame.asksFor,
     aggregates: frame.aggregates?.evidence ?? null,
+    currentState: frame.currentState?.evidence ?? null,
+    stateSlot: frame.stateSlot ? [...frame.stateSlot.slots] : null,
     notes: [...frame.notes],
   };
 }

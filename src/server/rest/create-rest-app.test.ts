@@ -37,6 +37,8 @@ describe("REST API: every endpoint", () => {
       "/v1/namespaces/{ns}/memories",
       "/v1/namespaces/{ns}/memories/{unitId}",
       "/v1/namespaces/{ns}/memories/{unitId}/history",
+      "/v1/namespaces/{ns}/memories/{unitId}/validity",
+      "/v1/namespaces/{ns}/memories/{unitId}/supersession",
       "/v1/namespaces/{ns}/messages",
       "/v1/namespaces/{ns}/recall",
       "/v1/namespaces/{ns}/ask",
@@ -248,5 +250,26 @@ describe("REST API: every endpoint", () => {
     assert.ok(recalled.body.hits.every((h: { score: number; unit: { metadata?: { topic?: string } } }) => h.score >= 0.01 && h.unit.metadata?.topic === "plants"));
     const none = await t.call("GET", `/v1/namespaces/garden/memories/u_nope/history`, { key });
     assert.equal(none.status, 404);
+  });
+
+  it("PUT a unit's supersession, GET its validity; a cycle is 409 and changes nothing", async () => {
+    const added = await t.call("POST", "/v1/namespaces/garden/messages", {
+      key,
+      json: { messages: [{ role: "user", content: "I live in Lisbon." }, { role: "user", content: "I live in Porto now." }] },
+    });
+    assert.equal(added.status, 200, added.text);
+    const [lisbon, porto] = added.body.unitIds as [string, string];
+    const put = await t.call("PUT", `/v1/namespaces/garden/memories/${lisbon}/supersession`, { key, json: { supersededBy: porto } });
+    assert.equal(put.status, 200, put.text);
+    const validity = await t.call("GET", `/v1/namespaces/garden/memories/${lisbon}/validity`, { key });
+    assert.equal(validity.status, 200, validity.text);
+    assert.deepEqual([validity.body.validity.supersededBy, validity.body.validity.origin], [porto, "user"]);
+    const cycle = await t.call("PUT", `/v1/namespaces/garden/memories/${porto}/supersession`, { key, json: { supersededBy: lisbon } });
+    assert.equal(cycle.status, 409, cycle.text);
+    assert.equal(cycle.body.code, "CYCLIC_SUPERSESSION");
+    const undo = await t.call("PUT", `/v1/namespaces/garden/memories/${lisbon}/supersession`, { key, json: { supersededBy: null } });
+    assert.equal(undo.status, 200, undo.text);
+    assert.equal((await t.call("GET", `/v1/namespaces/garden/memories/${lisbon}/validity`, { key })).body.validity.supersededBy, null);
+    assert.equal((await t.call("GET", `/v1/namespaces/garden/memories/u_nope/validity`, { key })).status, 404);
   });
 });

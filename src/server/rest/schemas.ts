@@ -100,6 +100,29 @@ export const AddResult = z
 
 export const UpdateInput = z.strictObject({ text: storedText(z.string()).trim().min(1, "text is empty").max(MAX_TURN_CHARS) }).meta({ id: "UpdateInput" });
 
+export const SupersessionInput = z
+  .strictObject({
+    supersededBy: storedText(z.string()).min(1).max(200).nullable().describe("The unit that replaced this one, or null: this one is not superseded, whatever the rules derive."),
+  })
+  .meta({ id: "SupersessionInput" });
+
+export const ValidityResult = z
+  .object({
+    namespace: z.string(),
+    unitId: z.string(),
+    validity: z
+      .object({
+        states: z.array(z.string()),
+        validFrom: z.string(),
+        validTo: z.string().nullable(),
+        supersededBy: z.string().nullable(),
+        origin: z.enum(["rule", "user"]),
+      })
+      .nullable()
+      .describe("null: the unit states no state and carries no correction"),
+  })
+  .meta({ id: "Validity" });
+
 export const HistoryResult = z
   .object({ namespace: z.string(), unitId: z.string(), events: z.array(UnitHistoryEvent.meta({ id: "UnitHistoryEvent" })) })
   .meta({ id: "UnitHistory" });

@@ -4,7 +4,7 @@ import { MemoryUnit } from "../../../model/memory-unit.js";
 import { authorize } from "../../auth/middleware.js";
 import { requireKnownNamespace, type RestApp, type RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
-import { AddInput, AddResult, Deleted, HistoryResult, ListQuery, MemoryList, NamespaceParam, UnitParams, UpdateInput } from "../schemas.js";
+import { AddInput, AddResult, Deleted, HistoryResult, ListQuery, MemoryList, NamespaceParam, SupersessionInput, UnitParams, UpdateInput, ValidityResult } from "../schemas.js";
 import { actorOf } from "../../auth/principal.js";
 import { parseFilter } from "../../../model/memory-filter.js";
 import { parseJson } from "../../../formats/shared.js";
@@ -53,6 +53,24 @@ const memoryHistory = createRoute({
   summary: "What happened to a unit (created, updated, superseded, forgotten), when and by which key; oldest first. Needs read.",
   request: { params: UnitParams },
   responses: { 200: { description: "Events", content: { "application/json": { schema: HistoryResult } } }, ...problems(...AUTHED, 404) },
+});
+
+const memoryValidity = createRoute({
+  method: "get",
+  path: "/v1/namespaces/{ns}/memories/{unitId}/validity",
+  tags: ["memories"],
+  summary: "When the state a unit states held and what superseded it (derived from later statements, or a user's correction). Needs read.",
+  request: { params: UnitParams },
+  responses: { 200: { description: "Validity", content: { "application/json": { schema: ValidityResult } } }, ...problems(...AUTHED, 404) },
+});
+
+const setSupersessionRoute = createRoute({
+  method: "put",
+  path: "/v1/namespaces/{ns}/memories/{unitId}/supersession",
+  tags: ["memories"],
+  summary: "Correct what supersedes a unit: another unit of the namespace, or null (not superseded). Cycles are refused (409). Needs write.",
+  request: { params: UnitParams, body: { content: { "application/json": { schema: SupersessionInput } }, required: true } },
+  responses: { 200: { description: "The corrected unit", content: { "application/json": { schema: MemoryUnit } } }, ...problems(...AUTHED, 404, 409) },
 });
 
 const addMessages = createRoute({
@@ -118,6 +136,21 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
     const events = await memory.history(unitId, { namespace: ns });
     if (events.length === 0 && !(await memory.get(unitId, { namespace: ns }))) throw unitNotFound(ns, unitId);
     return c.json({ namespace: ns, unitId, events }, 200);
+  });
+
+  app.openapi(memoryValidity, async (c) => {
+    const { ns, unitId } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "read");
+    if (!(await memory.get(unitId, { namespace: ns }))) throw unitNotFound(ns, unitId);
+    return c.json({ namespace: ns, unitId, validity: await memory.validity(unitId, { namespace: ns }) }, 200);
+  });
+
+  app.openapi(setSupersessionRoute, async (c) => {
+    const { ns, unitId } = c.req.valid("param");
+    authorize(c.get("principal"), ns, "write");
+    const { supersededBy } = c.req.valid("json");
+    const actor = { namespace: ns, actor: actorOf(c.get("principal")) };
+    return c.json(supersededBy === null ? await memory.unsupersede(unitId, actor) : await memory.supersede(unitId, supersededBy, actor), 200);
   });
 
   app.openapi(addMessages, async (c) => {
