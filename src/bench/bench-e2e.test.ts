@@ -15,6 +15,8 @@ import { runLocomoBench, type LocomoBenchResult } from "./locomo/run-locomo.js";
 import { runLongMemEvalBench, type LongMemEvalQuestionTrace } from "./longmemeval/run-longmemeval.js";
 import { prepareBench } from "./prepare-bench.js";
 import { combinedRows, combinedTable } from "./report/combined-report.js";
+import { runStatesBench } from "./states/run-states.js";
+import { statesTables } from "./report/states-report.js";
 import { writeLocomoReport, locomoTables } from "./report/locomo-report.js";
 import { writeLongMemEvalReport } from "./report/longmemeval-report.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
@@ -299,6 +301,30 @@ test("bench all: one row per variant with both data sets' figures, and the LongM
     }
     const table = combinedTable(rows);
     assert.match(table, /\| content-only \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \(baseline\) \|/);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test("bench states: valid@1 and stale-first per kind, from the set's kind and stale_evidence fields", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "ramem-states-"));
+  try {
+    const r = await runStatesBench({
+      dataPath: fileURLToPath(new URL("./testing/states-tiny.json", import.meta.url)),
+      variants: ["content-only", "ramem", "ramem-no-supersession"],
+      cacheDir: cache,
+      embedder: createHashEmbedder(),
+      anchorer: createRuleAnchorer(),
+    });
+    assert.equal(r.questions, 2);
+    assert.deepEqual(Object.keys(r.variants[0]!.perKind).sort(), ["current", "past"]);
+    const ramem = r.variants.find((v) => v.name === "ramem")!;
+    assert.equal(ramem.perKind.current!.validAt1, 1, JSON.stringify(r.ranks));
+    assert.equal(ramem.perKind.current!.staleFirst, 0);
+    // The rank rows agree with the summary.
+    const current = r.ranks.find((x) => x.kind === "current")!;
+    assert.equal(current.variants.ramem!.valid, 1);
+    assert.match(statesTables(r), /\| ramem \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.000 \|/);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }
