@@ -12,6 +12,9 @@ import { findAggregateCue } from "./aggregate-cue.js";
 import { induceRoleCondition } from "./role-condition.js";
 import { findCurrentStateCue } from "./current-state-cue.js";
 import { findStateSlot } from "./state-slot-cue.js";
+import { findOccurrenceCue } from "./occurrence-cue.js";
+import { groundOccurrence } from "./ground-occurrence.js";
+import type { MemoryUnit } from "../model/memory-unit.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
 
@@ -26,6 +29,8 @@ export interface InductionContext {
   knownRoles?: string[];
   /** Optional: finds the memory of an anchor event ("the adoption meeting") and its time; used for before/after <event>. */
   locateEvent?: (phrase: string) => Promise<{ unitId: string; time: TimeInterval } | null>;
+  /** Optional: the memories that best match an event phrase ("trip to Japan"), best first; grounds an ordinal ("her second trip"). */
+  findMentions?: (phrase: string) => Promise<MemoryUnit[]>;
 }
 
 export const PARTICIPANT_CONFIDENCE = 0.9;
@@ -157,6 +162,19 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
   const stateSlot = currentState || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
-  const active = isFrameActive({ time, participants, location, entities, role });
-  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, active, notes };
+  const occurrence = await occurrenceCondition(query, ctx, notes);
+  const active = isFrameActive({ time, participants, location, entities, role, occurrence });
+  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, occurrence, active, notes };
+}
+
+async function occurrenceCondition(query: string, ctx: InductionContext, notes: string[]): Promise<RecallFrame["occurrence"]> {
+  const cue = findOccurrenceCue(query);
+  if (!cue) return null;
+  if (!ctx.findMentions) {
+    notes.push(`'${cue.evidence}' asks for one occurrence, but no way to find the occurrences was given`);
+    return null;
+  }
+  const grounded = groundOccurrence(cue, await ctx.findMentions(cue.event), ctx.knownPeople);
+  notes.push(...grounded.notes);
+  return grounded.condition;
 }

@@ -5,6 +5,7 @@ import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";
 import { induceFrame } from "../induction/induce-frame.js";
+import { MENTION_DEPTH } from "../induction/ground-occurrence.js";
 import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-frame-with-llm.js";
 import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
@@ -142,6 +143,12 @@ async function induceFor(
         unitId: unit.id,
         time: unit.context.eventTime ?? { start: s.start, end: s.end > s.start ? s.end : new Date(Date.parse(s.start) + 86_400_000).toISOString(), granularity: "day" },
       };
+    },
+    findMentions: async (phrase) => {
+      const found = await contentRecall(deps, phrase, { namespace: request.namespace, pool: MENTION_DEPTH, ...(request.where ? { where: request.where } : {}) });
+      const units = new Map((await deps.store.getUnits(request.namespace, found.map((c) => c.unitId))).map((u) => [u.id, u]));
+      const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
+      return found.flatMap((c) => (units.has(c.unitId) ? [withContext(units.get(c.unitId)!)] : []));
     },
   });
   if (!request.frameModel) return { frame };
