@@ -23,6 +23,8 @@ export interface InductionContext {
   history: { start: string; end: string } | null;
   /** When the question was asked (ISO), if known. */
   questionDate?: string;
+  /** The instant whose state the caller asks for (recall's validAt): a question about a state reads its slot then too. */
+  validAt?: string;
   /** Names the store knows as speakers/participants in this namespace (e.g. ["Caroline", "Melanie"]). */
   knownPeople: string[];
   /** Roles that occur in the namespace's turns ("user", "assistant"); none between people. */
@@ -161,7 +163,7 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const role = induceRoleCondition(query, ctx.knownRoles ?? []);
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
-  const stateSlot = currentState || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
+  const stateSlot = currentState || ctx.validAt || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
   const occurrence = await occurrenceCondition(query, ctx, notes);
   const active = isFrameActive({ time, participants, location, entities, role, occurrence });
   return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, occurrence, active, notes };

@@ -38,6 +38,8 @@ export interface RecallRequest {
   queryVector?: Float32Array;
   /** When the question was asked (ISO); grounds "last year" in frame induction. */
   questionDate?: string;
+  /** The instant whose state is asked for (ISO): statements valid then first. */
+  validAt?: string;
   /**
    * Replaces a unit's episodic context as the pipeline sees it. The
    * context-shuffle ablation uses it to give units each other's contexts.
@@ -85,7 +87,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext, request.where) : new Map<string, MemoryUnit>();
   // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
-  const wantsValidity = switches.contextRanking && frame !== null && (Boolean(frame.currentState) || isReliable(frame.time));
+  const wantsValidity = switches.contextRanking && (request.validAt !== undefined || (frame !== null && (Boolean(frame.currentState) || isReliable(frame.time))));
   const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
   const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
   // Successors and the state index may sit outside the pool: they join it, unless a filter restricts what may be returned (they were not checked against it).
@@ -100,6 +102,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     // A filter restricts what may be returned; the state index was not checked against it.
     ...(states && !request.where ? { stateUnits: [...states.stateUnits.values()].map(withContext) } : {}),
     ...(request.signals ? { signals: request.signals } : {}),
+    ...(request.validAt ? { validAt: request.validAt } : {}),
   });
   return { hits: toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
 }
@@ -133,6 +136,7 @@ async function induceFor(
     knownPeople,
     knownRoles,
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
+    ...(request.validAt ? { validAt: request.validAt } : {}),
     locateEvent: async (phrase) => {
       const [best] = await contentRecall(deps, phrase, { namespace: request.namespace, pool: 5 });
       if (!best) return null;

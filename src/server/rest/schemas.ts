@@ -151,6 +151,7 @@ export const RecallInput = z
     query: z.string().trim().min(1, "the query is empty").max(4000),
     k: z.number().int().min(1).max(100).default(10),
     questionDate: Iso.optional().meta({ description: "When the question is asked; grounds 'last year'." }),
+    validAt: Iso.optional().meta({ description: "The instant whose state you want: statements valid then rank first, the others (not yet or no longer valid) last, each hit saying why." }),
     contentOnly: z.boolean().default(false).meta({ description: "Skip the recall frame: the plain content ranking." }),
     llmFrame: LlmFrameFlag,
     filter: FilterJson.optional(),
