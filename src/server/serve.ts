@@ -69,6 +69,8 @@ export interface StartServerOptions {
    * the folder of a build other than the shipped dist/ui/.
    */
   ui?: boolean | string;
+  /** Bench report files the inspector's benchmark viewer lists (GET /v1/bench-results); `ramem serve --bench-results`. */
+  benchResults?: readonly string[];
 }
 
 export interface RunningServer {
@@ -128,6 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     authenticate,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
+    ...(options.benchResults ? { benchResults: options.benchResults } : {}),
   });
   const hostOriginPolicy = createHostOriginPolicy({
     boundHost: host,

@@ -112,3 +112,30 @@ test("npx ramem serve: SIGTERM to npx stops the node server too (npm's sh -c nev
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("ramem ui serves and prints the inspector's URL, which answers with the page", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-serve-cli-"));
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "ui", "--db", join(dir, "s.db"), "--embedder", "hash", "--port", "0"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        const m = /^Open the inspector: (http:\/\/127\.0\.0\.1:\d+\/ui\/)$/.exec(line);
+        if (m) resolve(m[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`ui exited with ${code}: ${stderr}`)));
+    });
+    const page = await fetch(url);
+    // 200 with the built page, or 503 saying how to build it: either way the URL is the inspector's.
+    assert.ok(page.status === 200 || page.status === 503, `status ${page.status}`);
+    assert.match(await page.text(), /ramem inspector/);
+  } finally {
+    child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,8 @@
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startTestServer, GARDEN, type TestServer } from "../testing/server-fixture.js";
 import { MemoryUnit } from "../../model/memory-unit.js";
 import { RecallHit } from "../../model/recall.js";
@@ -87,5 +90,27 @@ describe("REST API: the inspector's routes", () => {
     const plain = (await t.call("GET", "/v1/namespaces/garden/memories", { key: read })).body.memories as MemoryUnit[];
     assert.ok(plain.every((u) => u.validity === undefined));
     assert.equal((await t.call("GET", "/v1/namespaces/garden/memories?validity=maybe", { key: read })).status, 400);
+  });
+
+  it("GET /v1/bench-results lists the files the server was given; each is sent as on disk; a missing one or number is a 404 saying why", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ramem-bench-results-"));
+    const file = join(dir, "results.json");
+    writeFileSync(file, '{"command":"ramem bench locomo","ks":[5]}');
+    const b = await startTestServer({ keys: [{ role: "read", namespaces: ["x"] }], server: { benchResults: [file, join(dir, "gone.json")] } });
+    try {
+      const key = b.secrets[0]!;
+      assert.equal((await b.call("GET", "/v1/bench-results")).status, 401);
+      assert.deepEqual((await b.call("GET", "/v1/bench-results", { key })).body, { files: [{ id: 0, path: file }, { id: 1, path: join(dir, "gone.json") }] });
+      assert.deepEqual((await b.call("GET", "/v1/bench-results/0", { key })).body, { command: "ramem bench locomo", ks: [5] });
+      const gone = await b.call("GET", "/v1/bench-results/1", { key });
+      assert.equal(gone.status, 404);
+      assert.match(gone.body.detail, /cannot read .*gone\.json: ENOENT/);
+      assert.equal((await b.call("GET", "/v1/bench-results/2", { key })).body.code, "BENCH_RESULTS_NOT_FOUND");
+      assert.equal((await b.call("GET", "/v1/bench-results/x", { key })).status, 400);
+      assert.deepEqual((await t.call("GET", "/v1/bench-results", { key: read })).body, { files: [] }, "none unless given");
+    } finally {
+      await b.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

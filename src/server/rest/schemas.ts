@@ -293,3 +293,9 @@ export const ExplainResult = z
     tookMs: z.number(),
   })
   .meta({ id: "ExplainResult" });
+
+export const BenchResultsList = z
+  .object({ files: z.array(z.object({ id: z.number().int(), path: z.string() })).meta({ description: "The files the server was started with (ramem serve --bench-results)" }) })
+  .meta({ id: "BenchResultsList" });
+
+export const BenchResultsParam = z.object({ id: z.coerce.number().int().min(0).meta({ param: { name: "id", in: "path" }, example: 0 }) });

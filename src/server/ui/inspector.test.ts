@@ -7,10 +7,10 @@
  */
 import { before, after, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import type { Page } from "playwright-core";
 import { startTestServer, GARDEN, CHESS, type TestServer } from "../testing/server-fixture.js";
 import { describeWithBrowser, launchBrowser, type LaunchedBrowser } from "./testing/browser-test-target.js";
@@ -19,6 +19,22 @@ import { ROOT } from "../../cli/testing/run-cli.js";
 
 const OUT = process.env.RAMEM_TEST_OUTPUT ?? join(ROOT, "test-output", "inspector");
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const REPORT = {
+  command: "ramem bench locomo --data locomo10.json --out bench-out/locomo",
+  data: "locomo10.json",
+  ks: [5, 10, 20],
+  questions: 10,
+  variants: ["content-only", "ramem"].map((name, v) => ({
+    name,
+    description: name,
+    retrieval: {
+      ks: [5, 10, 20],
+      overall: Object.fromEntries([5, 10, 20].map((k, i) => [String(k), { n: 10, recall: 0.4 + 0.1 * i + 0.05 * v, hit: 0.5, mrr: 0.3, mrrAtK: 0.3 }])),
+      perCategory: { "1": { "10": { n: 4, recall: 0.61 + v * 0.1, hit: 0.7, mrr: 0.4, mrrAtK: 0.4 } } },
+    },
+  })),
+};
+
 const BIG_SESSIONS = 200;
 const BIG_PER_SESSION = 100;
 
@@ -27,10 +43,17 @@ describeWithBrowser("the inspector in chromium", () => {
   let browser: LaunchedBrowser;
   let writeKey: string;
   let readKey: string;
+  let fixtures: string;
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
-    t = await startTestServer({ keys: [{ role: "write", namespaces: ["garden", "big", "chess"] }, { role: "read", namespaces: ["garden"] }] });
+    fixtures = mkdtempSync(join(tmpdir(), "ramem-inspector-"));
+    writeFileSync(join(fixtures, "results.json"), JSON.stringify(REPORT));
+    writeFileSync(join(fixtures, "notes.json"), JSON.stringify({ hello: "not a report" }));
+    t = await startTestServer({
+      keys: [{ role: "write", namespaces: ["garden", "big", "chess"] }, { role: "read", namespaces: ["garden"] }],
+      server: { benchResults: [join(fixtures, "results.json"), join(fixtures, "notes.json"), join(fixtures, "missing.json")] },
+    });
     [writeKey, readKey] = t.secrets as [string, string];
     assert.equal((await t.call("PUT", "/v1/namespaces/garden/sessions/s1", { key: writeKey, json: GARDEN })).status, 200);
     assert.equal((await t.call("PUT", "/v1/namespaces/chess/sessions/c1", { key: writeKey, json: CHESS })).status, 200);
@@ -39,6 +62,7 @@ describeWithBrowser("the inspector in chromium", () => {
   after(async () => {
     await browser?.close();
     await t?.stop();
+    rmSync(fixtures, { recursive: true, force: true });
   });
 
   async function open(hash = "", key: string | null = writeKey): Promise<Page> {
@@ -218,24 +242,15 @@ describeWithBrowser("the inspector in chromium", () => {
     await page.close();
   });
 
-  it("benchmark viewer: a results.json shows its tables and the recall-at-K plot; another JSON file is refused in the page", async () => {
+  it("benchmark viewer: a results.json (given to the server, or picked from disk) shows its tables and the recall-at-K plot; another file is refused in the page", async () => {
     const page = await open("#/bench");
-    const report = {
-      command: "ramem bench locomo --data locomo10.json --out bench-out/locomo",
-      data: "locomo10.json",
-      ks: [5, 10, 20],
-      questions: 10,
-      variants: ["content-only", "ramem"].map((name, v) => ({
-        name,
-        description: name,
-        retrieval: {
-          ks: [5, 10, 20],
-          overall: Object.fromEntries([5, 10, 20].map((k, i) => [String(k), { n: 10, recall: 0.4 + 0.1 * i + 0.05 * v, hit: 0.5, mrr: 0.3, mrrAtK: 0.3 }])),
-          perCategory: { "1": { "10": { n: 4, recall: 0.61 + v * 0.1, hit: 0.7, mrr: 0.4, mrrAtK: 0.4 } } },
-        },
-      })),
-    };
-    await page.getByLabel("Open a results.json from bench-out/").setInputFiles({ name: "results.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(report)) });
+    await page.getByRole("button", { name: /notes\.json/ }).click();
+    await page.getByRole("alert").getByText(/notes\.json is not a ramem bench report/).waitFor();
+    await page.getByRole("button", { name: /missing\.json/ }).click();
+    await page.getByRole("alert").getByText(/cannot read .*missing\.json: ENOENT/).waitFor();
+    await page.getByRole("button", { name: /^Open .*results\.json$/ }).click();
+    await page.getByTestId("bench-overall").waitFor();
+    await page.getByLabel("Open a results.json from bench-out/").setInputFiles({ name: "results.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(REPORT)) });
     const table = page.getByTestId("bench-overall");
     await table.waitFor();
     assert.match(await table.innerText(), /ramem\s+0\.450\s+0\.550\s+0\.650/);

@@ -5,7 +5,10 @@ import { renderEvidence } from "../../../synthesis/render-evidence.js";
 import { explainFrame } from "../../operations/explain-frame.js";
 import type { RestApp, RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
-import { ExplainInput, ExplainResult, NamespaceParam, WhoAmI } from "../schemas.js";
+import { BenchResultsList, BenchResultsParam, ExplainInput, ExplainResult, NamespaceParam, WhoAmI } from "../schemas.js";
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { RamemError } from "../../../model/errors.js";
 
 const whoAmI = createRoute({
   method: "get",
@@ -24,6 +27,23 @@ const explainRecall = createRoute({
   responses: { 200: { description: "The explained recall", content: { "application/json": { schema: ExplainResult } } }, ...problems(...AUTHED, 413) },
 });
 
+const listBenchResults = createRoute({
+  method: "get",
+  path: "/v1/bench-results",
+  tags: ["meta"],
+  summary: "The bench report files the server was given (ramem serve --bench-results), for the inspector's benchmark viewer. Any key.",
+  responses: { 200: { description: "Files", content: { "application/json": { schema: BenchResultsList } } }, ...problems(401) },
+});
+
+const getBenchResults = createRoute({
+  method: "get",
+  path: "/v1/bench-results/{id}",
+  tags: ["meta"],
+  summary: "One of those files as it is on disk now (read per request, so a re-run shows). Any key.",
+  request: { params: BenchResultsParam },
+  responses: { 200: { description: "The file's JSON", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } }, ...problems(400, 401, 404) },
+});
+
 /** The routes the inspector (/ui) needs beyond the rest of the API; any client may use them. */
 export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
   const { memory } = deps;
@@ -31,6 +51,25 @@ export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
   app.openapi(whoAmI, (c) => {
     const p = c.get("principal");
     return c.json({ role: p.role, namespaces: p.namespaces === "all" ? ("all" as const) : [...p.namespaces], keyName: p.keyName ?? null, open: p.keyId === null }, 200);
+  });
+
+  const benchFiles = deps.benchResults ?? [];
+  app.openapi(listBenchResults, (c) => c.json({ files: benchFiles.map((path, id) => ({ id, path })) }, 200));
+
+  app.openapi(getBenchResults, async (c) => {
+    const { id } = c.req.valid("param");
+    const path = benchFiles[id];
+    if (path === undefined) {
+      throw new RamemError("BENCH_RESULTS_NOT_FOUND", `the server was given ${benchFiles.length} bench report file(s); there is no number ${id}`, { hint: "list them with GET /v1/bench-results; start the server with --bench-results FILE to add one" });
+    }
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (err) {
+      throw new RamemError("BENCH_RESULTS_NOT_FOUND", `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { hint: "run the benchmark first (npx ramem bench … --out bench-out/NAME), or restart the server with the right --bench-results path" });
+    }
+    // The file is sent as it is: the viewer checks whether it is a ramem bench report and says so if not.
+    return new Response(text, { status: 200, headers: { "content-type": "application/json; charset=utf-8" } }) as never;
   });
 
   app.openapi(explainRecall, async (c) => {

@@ -1,13 +1,30 @@
 import { useState } from "preact/hooks";
+import { api } from "../api.js";
+import { useAsync } from "../use-async.js";
 import { ErrorMessage } from "../error-message.js";
 import { parseBenchReport, type BenchReport } from "../bench-report.js";
 
 const COLOURS = ["#1f5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#a15c00", "#00697a"];
 
-/** Opens a a bench-out/NAME/results.json from disk (read in the page; nothing is uploaded to the server) and shows its tables and the recall-at-K plot. */
+/**
+ * Opens a bench-out/NAME/results.json — one picked from disk (read in the
+ * page; nothing is uploaded) or one the server was given (ramem serve
+ * --bench-results) — and shows its tables and the recall-at-K plot.
+ */
 export function BenchView() {
   const [report, setReport] = useState<{ name: string; value: BenchReport } | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [given] = useAsync(() => api<{ files: Array<{ id: number; path: string }> }>("/v1/bench-results"), []);
+  const openGiven = async (id: number, path: string) => {
+    setError(null);
+    setReport(null);
+    try {
+      const body = await api<unknown>(`/v1/bench-results/${id}`);
+      setReport({ name: path, value: parseBenchReport(JSON.stringify(body), path) });
+    } catch (err) {
+      setError(err);
+    }
+  };
   const open = async (e: Event) => {
     const file = (e.target as HTMLInputElement).files?.[0];
     if (!file) return;
@@ -26,7 +43,19 @@ export function BenchView() {
         <label for="bench-file">Open a results.json from bench-out/</label>{" "}
         <input id="bench-file" type="file" accept=".json,application/json" onChange={open} />
       </p>
-      {error ? <ErrorMessage error={error} title="Not a ramem bench report" /> : null}
+      {given.state === "ok" && given.value.files.length > 0 ? (
+        <ul class="given" aria-label="Reports the server was given">
+          {given.value.files.map((f) => (
+            <li key={f.id}>
+              <button type="button" onClick={() => void openGiven(f.id, f.path)}>
+                Open {f.path}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {given.state === "error" ? <ErrorMessage error={given.error} title="The server's reports could not be listed" /> : null}
+      {error ? <ErrorMessage error={error} title={error instanceof Error && /not a ramem bench report|is not JSON/.test(error.message) ? "Not a ramem bench report" : undefined} /> : null}
       {report ? <Report name={report.name} r={report.value} /> : null}
     </>
   );
