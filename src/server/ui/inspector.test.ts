@@ -162,9 +162,6 @@ describeWithBrowser("the inspector in chromium", () => {
     assert.ok(permalink?.includes(encodeURIComponent(q).replace(/%20/g, "+")) || permalink?.includes(encodeURIComponent(q)), `permalink ${permalink} holds the query`);
     await axe(page, "recall debugger");
     await shot(page, "recall");
-    // A query that outlives its time budget says so in the page.
-    await page.goto(`${t.server.uiUrl}#/namespaces/garden/recall?q=garden&timeoutMs=1`);
-    await page.getByRole("alert").getByText("The query timed out").waitFor();
     await page.close();
   });
 
@@ -289,8 +286,9 @@ describeWithBrowser("the inspector in chromium", () => {
     await page.close();
   });
 
-  it("open mode (loopback, no key ever created): no login, every namespace", async () => {
-    const open = await startTestServer();
+  it("open mode (loopback, no key ever created): no login, every namespace; a recall that outlives its time budget says so", async () => {
+    // A slow embedder (every query embedding waits 400 ms), so the 100 ms budget is surely exceeded, whatever the load.
+    const open = await startTestServer({ embedDelayMs: 400 });
     try {
       await open.memory.ingest([{ session: { id: "o1", namespace: "solo", startTime: "2023-01-01T00:00:00Z", endTime: "2023-01-01T00:00:00Z", participants: ["Ann"] }, turns: [{ id: "o1:0", speaker: "Ann", text: "I keep bees." }] }]);
       const page = await browser.context.newPage();
@@ -298,6 +296,9 @@ describeWithBrowser("the inspector in chromium", () => {
       await page.getByTestId("who").getByText("open server").waitFor();
       await page.getByRole("link", { name: "solo", exact: true }).waitFor();
       assert.equal(await page.getByRole("button", { name: "Log out" }).count(), 0);
+      await page.goto(`${open.server.uiUrl}#/namespaces/solo/recall?q=bees&timeoutMs=100`);
+      await page.getByRole("alert").getByText("The query timed out").waitFor();
+      assert.match(await page.getByRole("alert").innerText(), /did not answer within 0\.100 s/);
       await page.close();
     } finally {
       await open.stop();

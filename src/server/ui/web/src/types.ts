@@ -7,49 +7,15 @@ export interface WhoAmI {
   open: boolean;
 }
 
-export interface Turn {
-  id?: string;
-  speaker: string;
-  text: string;
-  time?: string;
-  role?: string;
-}
-
-export interface TimeInterval {
-  start: string;
-  end: string;
-  granularity: string;
-}
-
-export interface Validity {
-  states: string[];
-  validFrom: string;
-  validTo: string | null;
-  supersededBy: string | null;
-  origin: "rule" | "user";
-}
-
-export interface MemoryUnit {
-  id: string;
-  namespace: string;
-  content: string;
-  context: {
-    eventTime: TimeInterval | null;
-    session: { sessionId: string; start: string; end: string };
-    participants: string[];
-    role?: string | null;
-    location: string | null;
-    entities: string[];
-    topic: string | null;
-  };
-  provenance: { sessionId: string; turnIds: string[] };
-  source?: Turn[];
-  supersession?: { supersededBy: string | null; at: string };
-  validity?: Validity;
-  metadata?: Record<string, unknown>;
-  createdAt?: string;
-  updatedAt?: string;
-}
+// The library's own types, imported for their types only (erased from the bundle): the page reads exactly what the schemas say.
+export type { MemoryUnit } from "../../../../model/memory-unit.js";
+export type { RecallHit } from "../../../../model/recall.js";
+export type { TimeInterval } from "../../../../model/time.js";
+export type { Validity } from "../../../../anchoring/derive-validity.js";
+export type { UnitHistoryEvent as HistoryEvent } from "../../../../model/unit-history.js";
+export type { ExplainedCondition } from "../../../operations/explain-frame.js";
+import type { RecallHit } from "../../../../model/recall.js";
+import type { ExplainedCondition } from "../../../operations/explain-frame.js";
 
 export interface StoredSession {
   id: string;
@@ -67,25 +33,6 @@ export interface Stats {
   range: { start: string; end: string } | null;
 }
 
-export interface RecallHit {
-  unit: MemoryUnit;
-  rank: number;
-  score: number;
-  contentScore: number;
-  channels: { lexical?: { rank: number; score: number }; dense?: { rank: number; score: number } };
-  reasons: string[];
-}
-
-export interface ExplainedCondition {
-  name: string;
-  value: string;
-  evidence: string;
-  confidence: number;
-  note: string;
-  active: boolean;
-  why: string;
-}
-
 export interface Explained {
   query: string;
   questionDate: string | null;
@@ -99,10 +46,3 @@ export interface Explained {
   tookMs: number;
 }
 
-export interface HistoryEvent {
-  event: string;
-  at: string;
-  actor: string;
-  text?: string | null;
-  previousText?: string | null;
-}

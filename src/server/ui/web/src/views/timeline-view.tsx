@@ -8,7 +8,7 @@ import { UnitFields } from "../unit-fields.js";
 import { VirtualList, type VirtualListHandle } from "../virtual-list.js";
 import { ConfirmButton } from "../confirm-button.js";
 
-/** The first page is small so it shows at once; the rest come in large pages behind it. */
+/** The first page is small and without validity so it shows at once; the rest come in large pages behind it. */
 const FIRST_PAGE = 200;
 const PAGE = 1000;
 /** Past this many units the timeline shows the first ones and says so (search then covers those only). */
@@ -56,19 +56,28 @@ export function TimelineView({ ns, canWrite }: { ns: string; canWrite: boolean }
       if (!live) return;
       setStats(s);
       setSessions(sess.sessions);
-      const params = new URLSearchParams({ validity: "true" });
+      const params = new URLSearchParams();
       if (filter.participant) params.set("participant", filter.participant);
       if (filter.from) params.set("from", toIso(filter.from));
       if (filter.to) params.set("to", toIso(filter.to));
       if (filter.metadata.trim()) params.set("filter", filter.metadata.trim());
+      // First a small page without validity: validity reads the whole namespace once (seconds at 20,000
+      // units), so the first rows show before it; the pages after carry it and replace them.
+      const first = await api<{ memories: MemoryUnit[]; total: number }>(`${nsPath(ns)}/memories?${params}&limit=${FIRST_PAGE}&offset=0`);
+      if (!live) return;
+      setTotal(first.total);
+      setUnits(first.memories);
+      if (first.total === 0) return;
+      params.set("validity", "true");
       let offset = 0;
       for (;;) {
         params.set("offset", String(offset));
-        params.set("limit", String(offset === 0 ? FIRST_PAGE : PAGE));
+        params.set("limit", String(PAGE));
         const page = await api<{ memories: MemoryUnit[]; total: number }>(`${nsPath(ns)}/memories?${params}`);
         if (!live) return;
         setTotal(page.total);
-        setUnits((u) => (offset === 0 ? page.memories : [...u, ...page.memories]));
+        const at = offset;
+        setUnits((u) => (at === 0 ? page.memories : [...u, ...page.memories]));
         offset += page.memories.length;
         if (page.memories.length === 0 || offset >= page.total || offset >= MAX_LOADED) break;
       }
