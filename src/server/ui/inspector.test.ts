@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import type { Page } from "playwright-core";
 import { startTestServer, GARDEN, CHESS, type TestServer } from "../testing/server-fixture.js";
-import { describeWithBrowser, launchBrowser, type LaunchedBrowser } from "./testing/browser-test-target.js";
+import { buildUi, describeWithBrowser, launchBrowser, type LaunchedBrowser } from "./testing/browser-test-target.js";
 import { importBigNamespace } from "./testing/big-namespace.js";
 import { ROOT } from "../../cli/testing/run-cli.js";
 
@@ -44,15 +44,17 @@ describeWithBrowser("the inspector in chromium", () => {
   let writeKey: string;
   let readKey: string;
   let fixtures: string;
+  let ui: Awaited<ReturnType<typeof buildUi>>;
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
+    ui = await buildUi();
     fixtures = mkdtempSync(join(tmpdir(), "ramem-inspector-"));
     writeFileSync(join(fixtures, "results.json"), JSON.stringify(REPORT));
     writeFileSync(join(fixtures, "notes.json"), JSON.stringify({ hello: "not a report" }));
     t = await startTestServer({
       keys: [{ role: "write", namespaces: ["garden", "big", "chess"] }, { role: "read", namespaces: ["garden"] }],
-      server: { benchResults: [join(fixtures, "results.json"), join(fixtures, "notes.json"), join(fixtures, "missing.json")] },
+      server: { ui: ui.dir, benchResults: [join(fixtures, "results.json"), join(fixtures, "notes.json"), join(fixtures, "missing.json")] },
     });
     [writeKey, readKey] = t.secrets as [string, string];
     assert.equal((await t.call("PUT", "/v1/namespaces/garden/sessions/s1", { key: writeKey, json: GARDEN })).status, 200);
@@ -63,6 +65,7 @@ describeWithBrowser("the inspector in chromium", () => {
     await browser?.close();
     await t?.stop();
     rmSync(fixtures, { recursive: true, force: true });
+    ui?.remove();
   });
 
   async function open(hash = "", key: string | null = writeKey): Promise<Page> {
@@ -92,6 +95,7 @@ describeWithBrowser("the inspector in chromium", () => {
     const page = await open("", null);
     await page.getByLabel("API key").waitFor();
     await axe(page, "login");
+    await shot(page, "login");
     await page.getByLabel("API key").fill("rm_not-a-real-key");
     await page.keyboard.press("Enter");
     await page.getByRole("alert").getByText("Your key was refused").waitFor();
@@ -288,7 +292,7 @@ describeWithBrowser("the inspector in chromium", () => {
 
   it("open mode (loopback, no key ever created): no login, every namespace; a recall that outlives its time budget says so", async () => {
     // A slow embedder (every query embedding waits 400 ms), so the 100 ms budget is surely exceeded, whatever the load.
-    const open = await startTestServer({ embedDelayMs: 400 });
+    const open = await startTestServer({ embedDelayMs: 400, server: { ui: ui.dir } });
     try {
       await open.memory.ingest([{ session: { id: "o1", namespace: "solo", startTime: "2023-01-01T00:00:00Z", endTime: "2023-01-01T00:00:00Z", participants: ["Ann"] }, turns: [{ id: "o1:0", speaker: "Ann", text: "I keep bees." }] }]);
       const page = await browser.context.newPage();

@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
-import { findUiAssets } from "../find-ui-assets.js";
 
 /**
  * Where the browser tests run, decided once per test file, as the Postgres
  * tests decide (store/postgres/testing/postgres-test-target.ts):
- * - Debian's chromium at CHROMIUM_PATH and a built UI (dist/ui): they run;
+ * - Debian's chromium at CHROMIUM_PATH: they run (on a build of the UI of their own, buildUi);
  * - otherwise they are skipped with the reason, or, in CI (CI=true or
  *   RAMEM_REQUIRE_BROWSER=1), reported as one failing test with it.
  */
@@ -32,7 +32,6 @@ function probe(env: NodeJS.ProcessEnv): BrowserTestTarget {
   const required = env.RAMEM_REQUIRE_BROWSER === "1" || env.CI === "true";
   const unusable = (reason: string): BrowserTestTarget => (required ? { fail: `${env.CI === "true" ? "CI=true" : "RAMEM_REQUIRE_BROWSER=1"} but ${reason}` } : { skip: reason });
   if (!existsSync(CHROMIUM_PATH)) return unusable(`no chromium at ${CHROMIUM_PATH} (install it: apt-get install -y chromium; or set RAMEM_CHROMIUM)`);
-  if (!findUiAssets()) return unusable("the inspector is not built (dist/ui/index.html is missing): run npm run build");
   return { run: true };
 }
 
@@ -76,4 +75,16 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Builds the inspector from its sources into a temp folder, for the test's
+ * server: the tests see the code as it is, and never the dist/ that the
+ * packaging test rebuilds (cleaning it first) while other files run.
+ */
+export async function buildUi(): Promise<{ dir: string; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-ui-build-"));
+  const { build } = await import("vite");
+  await build({ configFile: fileURLToPath(new URL("../web/vite.config.ts", import.meta.url)), logLevel: "error", build: { outDir: dir, emptyOutDir: true } });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
