@@ -75,6 +75,8 @@ describe("REST API: the inspector's routes", () => {
     assert.match(JSON.stringify(empty.body.errors), /body\.query/);
     const date = await t.call("POST", "/v1/namespaces/garden/recall/explain", { key: read, json: { query: "x", questionDate: "yesterday" } });
     assert.equal(date.status, 400);
+    const unknown = await t.call("POST", "/v1/namespaces/garden/recall/explain", { key: read, json: { query: "x", contentOnly: true } });
+    assert.equal(unknown.status, 400, "an unknown field is refused, not ignored");
     assert.equal((await t.call("POST", "/v1/namespaces/other/recall/explain", { key: read, json: { query: "x" } })).status, 403);
   });
 

@@ -257,13 +257,8 @@ export const WhoAmI = z
   })
   .meta({ id: "WhoAmI" });
 
-export const ExplainInput = z
-  .strictObject({
-    query: z.string().trim().min(1, "the query is empty").max(4000),
-    k: z.number().int().min(1).max(100).default(10),
-    questionDate: Iso.optional().meta({ description: "When the question is asked; grounds 'last year'." }),
-    maxTokens: z.number().int().min(50).max(100_000).default(1500).meta({ description: "Token budget of the evidence pack, as ask uses it" }),
-  })
+export const ExplainInput = RecallInput.pick({ query: true, k: true, questionDate: true })
+  .extend({ maxTokens: z.number().int().min(50).max(100_000).default(1500).meta({ description: "Token budget of the evidence pack, as ask uses it" }) })
   .meta({ id: "ExplainInput" });
 
 export const FrameConditionExplained = z
