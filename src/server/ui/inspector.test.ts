@@ -198,7 +198,9 @@ describeWithBrowser("the inspector in chromium", () => {
     await page.goto(`${t.server.uiUrl}#/namespaces/garden`);
     const row = page.locator("article", { hasText: "sunrise" });
     await row.getByRole("button", { name: "Forget" }).click();
-    await row.getByRole("button", { name: "Yes, forget this unit" }).click();
+    // The confirmation takes the keyboard focus; Enter confirms.
+    await page.waitForFunction("document.activeElement && document.activeElement.textContent === 'Yes, forget this unit'");
+    await page.keyboard.press("Enter");
     await page.getByTestId("timeline-status").getByText("2 of 2 units loaded").waitFor();
     assert.equal(await page.locator("article", { hasText: "sunrise" }).count(), 0);
     await page.reload();
