@@ -60,6 +60,8 @@ export interface RecallOutcome {
   frame: RecallFrame | null;
   /** Present when a frame model was asked: what it added, its tokens, and a warning when it failed. */
   frameRefinement?: Omit<FrameRefinement, "frame">;
+  /** The hits in C_ctx (context-valid, ranked first), by unit id; the rest are C_content. Empty without an active frame. */
+  contextValidIds?: string[];
 }
 
 export const DEFAULT_POOL = 100;
@@ -104,7 +106,9 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  return { hits: toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
+  const hits = toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined);
+  const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
+  return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
 /** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */

@@ -9,6 +9,8 @@ import type { Validity } from "../anchoring/derive-validity.js";
 export interface ReinstatedCandidate extends ContentCandidate {
   /** Frame conditions the unit met, and the episode support it got; empty when it is here on content alone. */
   contextReasons: string[];
+  /** True for a member of C_ctx: ranked first because its episodic context satisfies the active frame. */
+  contextValid?: boolean;
 }
 
 export interface ReinstateOptions {
@@ -298,7 +300,7 @@ export function reinstate(
     }
     ordered = [...ordered.filter((c) => !stale(c)), ...ordered.filter(stale)];
   }
-  return ordered.slice(0, options.k).map((c) => ({ ...c, contextReasons: reasonsOf.get(c.unitId)! }));
+  return ordered.slice(0, options.k).map((c) => ({ ...c, contextReasons: reasonsOf.get(c.unitId)!, ...(contextValid.has(c.unitId) ? { contextValid: true } : {}) }));
 }
 
 /**
