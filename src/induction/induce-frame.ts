@@ -4,7 +4,7 @@
  * thresholds are in README.md beside this file. No model calls: it runs once
  * per benchmark question and must stay in the low milliseconds.
  */
-import { ACTIVATION_CONFIDENCE, isFrameActive, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
+import { ACTIVATION_CONFIDENCE, isFrameActive, isReliable, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
 import { describeInterval, type TimeInterval } from "../model/time.js";
 import { induceDateCondition } from "./date-condition.js";
 import { findEventAnchor } from "./event-anchor.js";
@@ -47,6 +47,8 @@ export const LOCATION_CONFIDENCE = 0.75;
  */
 export const ENTITY_CONFIDENCE = 0.6;
 export const EVENT_ANCHOR_CONFIDENCE = 0.75;
+/** An occurrence grounded in a question that aggregates: reported, below activation. */
+export const AGGREGATE_OCCURRENCE_CONFIDENCE = 0.5;
 
 // Questions that ask for a time carry no time constraint by themselves.
 const ASKS_TIME =
@@ -164,7 +166,11 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
   const stateSlot = currentState || ctx.validAt || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
-  const occurrence = await occurrenceCondition(query, ctx, notes);
+  const grounded = await occurrenceCondition(query, ctx, notes);
+  // A question that gathers several episodes ("how many days had passed since … when …") is
+  // not about one occurrence: the ordinal it holds names one of its events ("her latest novel").
+  const occurrence = grounded && aggregates && isReliable(grounded) ? { ...grounded, confidence: AGGREGATE_OCCURRENCE_CONFIDENCE } : grounded;
+  if (occurrence !== grounded) notes.push(`'${grounded!.evidence}': the question gathers several episodes ('${aggregates!.evidence}'), so the occurrence restricts nothing`);
   const active = isFrameActive({ time, participants, location, entities, role, occurrence });
   return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, occurrence, active, notes };
 }
