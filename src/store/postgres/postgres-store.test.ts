@@ -23,7 +23,7 @@ const isCode = (code: string) => (e: unknown) => {
 describeWithPostgres("postgres store", (url) => {
   const fresh = (o: PostgresStoreOptions = {}) => openPostgresStore(url, { schema: uniqueSchema(), dropSchemaOnClose: true, maxConnections: 2, ...o });
 
-  runStoreContractSuite("postgres", () => fresh());
+  runStoreContractSuite("postgres", () => fresh(), { openApproximate: () => fresh({ exactSearchMaxUnits: 0 }) });
   // The same suite with every dense search forced through the HNSW path (its guards included).
   runStoreContractSuite("postgres (HNSW path)", () => fresh({ exactSearchMaxUnits: 0 }));
   // Both lexical channels honour the contract.
