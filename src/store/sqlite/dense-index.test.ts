@@ -182,4 +182,21 @@ describe("sqlite caches and the namespace-restricted FTS", () => {
       await store.close();
     }
   });
+
+  it("leaves out a term found in at least half the file's units (bm25 weighs it 1e-6), unless every term is that common", async () => {
+    const store = await openSqliteStore(freshPath());
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s = makeSession();
+      const contents = ["Alice: we baked bread", "Alice: the volcano trip", "Alice: nothing much", "Bob: volcano photos", "Bob: more bread"];
+      await store.replaceSession(s, "h", contents.map((content, i) => makeRecord(s, i, { content })));
+      // "alice" is in 3 of 5 units: only "volcano" counts, so "nothing much" (alice alone) is not a hit.
+      assert.deepEqual(ids(await store.searchLexical("ns-a", ["alice", "volcano"], 10)).sort(), ["ns-a:s1-u1", "ns-a:s1-u3"]);
+      assert.deepEqual(ids(await store.searchLexical("ns-a", ["alice"], 10)).length, 3);
+      // "bread" is in 2 of 5: below half, kept.
+      assert.deepEqual(ids(await store.searchLexical("ns-a", ["bread"], 10)).sort(), ["ns-a:s1-u0", "ns-a:s1-u4"]);
+    } finally {
+      await store.close();
+    }
+  });
 });

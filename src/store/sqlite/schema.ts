@@ -158,4 +158,11 @@ export function checkReadable(db: Database.Database, location: string): void {
     });
   }
   checkNotNewer(version, location);
+  // A read-only handle cannot migrate, and the searches need the current layout (the namespace token in FTS, the vector log).
+  if (version < SCHEMA_VERSION) {
+    throw new RamemError("STORE_NEEDS_UPGRADE", `store schema version ${version} is older than this ramem's (${SCHEMA_VERSION}) and a read-only handle cannot upgrade it`, {
+      where: location,
+      hint: "open it once without --readonly (e.g. ramem stats --db FILE upgrades it), then read-only again",
+    });
+  }
 }

@@ -31,6 +31,7 @@ import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
 import { ANN_MIN_UNITS, SqliteDenseIndexes } from "./dense-index.js";
+import { stemmer } from "stemmer";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -100,6 +101,8 @@ class SqliteStore implements MemoryStore {
   private readonly cached = new Map<string, NamespaceCache>();
   /** PRAGMA data_version when `cached` was last known valid: it changes when another connection commits. */
   private cachedAt = -1;
+  /** The file's unit count and terms' document counts (FTS5's own statistics, for bm25's idf), cleared with `cached`. */
+  private termStats: { rows?: number; docs: Map<string, number> } = { docs: new Map() };
 
   private constructor(db: Database.Database, location: string, readonly: boolean, annMinUnits: number) {
     this.db = db;
@@ -142,6 +145,8 @@ class SqliteStore implements MemoryStore {
         migrate(db, path);
         secureDeleteFts(db);
       }
+      // Per connection (temp): the terms' document counts, read by searchLexical.
+      db.exec("CREATE VIRTUAL TABLE temp.fts_vocab USING fts5vocab(main, fts, 'row')");
     } catch (err) {
       db.close();
       throw err;
@@ -218,6 +223,7 @@ class SqliteStore implements MemoryStore {
     const version = Number(this.db.pragma("data_version", { simple: true }));
     if (version !== this.cachedAt) {
       this.cached.clear();
+      this.termStats = { docs: new Map() };
       this.cachedAt = version;
     }
     let entry = this.cached.get(namespace);
@@ -229,6 +235,35 @@ class SqliteStore implements MemoryStore {
   private forget(namespace?: string): void {
     if (namespace === undefined) this.cached.clear();
     else this.cached.delete(namespace);
+    this.termStats = { docs: new Map() };
+  }
+
+  /**
+   * The terms without those found in at least half of the file's units.
+   * FTS5's bm25 gives such a term an idf of 1e-6 (its log is ≤ 0), so it adds
+   * at most ~2e-6 to a unit's score, yet scoring it means walking and scoring
+   * every posting: a speaker's name is in every unit they said ("Alice: …"),
+   * which at 100k units is most of a search's time. Without it, units that
+   * only it matched leave the lexical list (they ranked by noise) and the
+   * near-ties it broke fall to rowid. Document counts come from fts5vocab by
+   * the term's porter stem; a stem FTS5 spells otherwise is not found and the
+   * term is kept. All terms that common: the query is left as it is.
+   */
+  private informativeTerms(terms: readonly string[]): readonly string[] {
+    this.cacheOf("");
+    const stats = this.termStats;
+    stats.rows ??= Number(this.stmt("SELECT count(*) FROM units").pluck().get());
+    const rows = stats.rows;
+    const docsOf = (term: string): number => {
+      let docs = stats.docs.get(term);
+      if (docs === undefined) {
+        docs = Number((this.stmt("SELECT doc FROM temp.fts_vocab WHERE term = ?").pluck().get(stemmer(term.toLowerCase())) as number | undefined) ?? 0);
+        stats.docs.set(term, docs);
+      }
+      return docs;
+    };
+    const kept = terms.filter((t) => !(rows > 0 && /^[\p{L}\p{N}]+$/u.test(t) && 2 * docsOf(t) >= rows));
+    return kept.length ? kept : terms;
   }
 
   /** Recall reads the session list on every query: it is read from the file once per change of the namespace. Callers get their own array. */
@@ -546,7 +581,7 @@ class SqliteStore implements MemoryStore {
 
   async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
-    const query = toFtsQuery(terms);
+    const query = toFtsQuery(this.informativeTerms(terms));
     const k = clampLimit(limit, 0);
     if (!query || k === 0) return [];
     if (options.where) {
