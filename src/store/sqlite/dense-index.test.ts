@@ -183,8 +183,18 @@ describe("sqlite caches and the namespace-restricted FTS", () => {
     }
   });
 
-  it("leaves out a term found in at least half the file's units (bm25 weighs it 1e-6), unless every term is that common", async () => {
-    const store = await openSqliteStore(freshPath());
+  it("leaves out a term found in at least half the file's units (bm25 weighs it 1e-6) in a namespace above the index threshold", async () => {
+    const below = await openSqliteStore(freshPath(), { annMinUnits: 10 });
+    try {
+      await below.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s = makeSession();
+      await below.replaceSession(s, "h", ["Alice: bread", "Alice: volcano", "Alice: nothing"].map((content, i) => makeRecord(s, i, { content })));
+      // Below the threshold FTS5 answers as it is: "alice" alone still matches.
+      assert.equal((await below.searchLexical("ns-a", ["alice", "volcano"], 10)).length, 3);
+    } finally {
+      await below.close();
+    }
+    const store = await openSqliteStore(freshPath(), { annMinUnits: 1 });
     try {
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
       const s = makeSession();

@@ -82,6 +82,7 @@ const BM25 = "bm25(fts, 1.0, 0.5, 0.0, 0.0)";
 interface NamespaceCache {
   sessions?: StoredSession[];
   range?: { start: string; end: string } | null;
+  units?: number;
 }
 
 function clampLimit(limit: number | undefined, fallback: number): number {
@@ -104,7 +105,7 @@ class SqliteStore implements MemoryStore {
   /** The file's unit count and terms' document counts (FTS5's own statistics, for bm25's idf), cleared with `cached`. */
   private termStats: { rows?: number; docs: Map<string, number> } = { docs: new Map() };
 
-  private constructor(db: Database.Database, location: string, readonly: boolean, annMinUnits: number) {
+  private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number) {
     this.db = db;
     this.location = location;
     this.readonly = readonly;
@@ -247,10 +248,14 @@ class SqliteStore implements MemoryStore {
    * only it matched leave the lexical list (they ranked by noise) and the
    * near-ties it broke fall to rowid. Document counts come from fts5vocab by
    * the term's porter stem; a stem FTS5 spells otherwise is not found and the
-   * term is kept. All terms that common: the query is left as it is.
+   * term is kept. All terms that common: the query is left as it is. Only in
+   * namespaces of ANN_MIN_UNITS units or more, like the approximate dense
+   * index: below, lexical results are exactly FTS5's (LoCoMo unchanged).
    */
-  private informativeTerms(terms: readonly string[]): readonly string[] {
-    this.cacheOf("");
+  private informativeTerms(namespace: string, terms: readonly string[]): readonly string[] {
+    const entry = this.cacheOf(namespace);
+    entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
+    if (entry.units < this.annMinUnits) return terms;
     const stats = this.termStats;
     stats.rows ??= Number(this.stmt("SELECT count(*) FROM units").pluck().get());
     const rows = stats.rows;
@@ -581,7 +586,7 @@ class SqliteStore implements MemoryStore {
 
   async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
-    const query = toFtsQuery(this.informativeTerms(terms));
+    const query = toFtsQuery(this.informativeTerms(namespace, terms));
     const k = clampLimit(limit, 0);
     if (!query || k === 0) return [];
     if (options.where) {
