@@ -77,6 +77,14 @@ function namespaceFtsQuery(namespace: string, terms: string): string {
   return `ns_key : "${namespaceToken(namespace)}" AND {content cue} : (${terms})`;
 }
 
+/**
+ * From this namespace size on, lexical search leaves out terms that bm25
+ * weighs ~0 (informativeTerms): where their postings start to cost more than
+ * the rest of a recall (measured on the scale bench: ~60 ms of a 10k
+ * namespace's recall is its owner's name).
+ */
+export const LEXICAL_PRUNE_MIN_UNITS = 5_000;
+
 /** bm25 weights per column: content, cue, namespace (unindexed), ns_key. */
 const BM25 = "bm25(fts, 1.0, 0.5, 0.0, 0.0)";
 
@@ -251,13 +259,13 @@ class SqliteStore implements MemoryStore {
    * near-ties it broke fall to rowid. Document counts come from fts5vocab by
    * the term's porter stem; a stem FTS5 spells otherwise is not found and the
    * term is kept. All terms that common: the query is left as it is. Only in
-   * namespaces of ANN_MIN_UNITS units or more, like the approximate dense
-   * index: below, lexical results are exactly FTS5's (LoCoMo unchanged).
+   * namespaces of LEXICAL_PRUNE_MIN_UNITS units or more: below, lexical
+   * results are exactly FTS5's (LoCoMo's namespaces hold 300–700 units).
    */
   private informativeTerms(namespace: string, terms: readonly string[]): readonly string[] {
     const entry = this.cacheOf(namespace);
     entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
-    if (entry.units < this.annMinUnits) return terms;
+    if (entry.units < Math.min(LEXICAL_PRUNE_MIN_UNITS, this.annMinUnits)) return terms;
     const stats = this.termStats;
     stats.rows ??= Number(this.stmt("SELECT count(*) FROM units").pluck().get());
     const rows = stats.rows;
