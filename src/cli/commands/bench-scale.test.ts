@@ -39,6 +39,9 @@ test("ramem bench scale end to end at a tiny size: results.json in the issue's s
       assert.match(refused.stderr, /--units|--namespaces|--use-lite-turns/);
     }
     assert.ok(!existsSync(join(dir, "out3")));
+    const oneStore = await runCli(["bench", "scale", "--units", "100,200", "--store", join(dir, "mine.db"), "--cache", join(dir, "cache"), "--out", join(dir, "out3")]);
+    assert.equal(oneStore.code, 2);
+    assert.match(oneStore.stderr, /holds one size[\s\S]*one size per store/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

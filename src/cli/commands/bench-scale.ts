@@ -7,6 +7,9 @@ import { runScaleBench, type ScaleResult } from "../../bench/scale/run-scale.js"
 import { createProgress } from "../progress.js";
 import { parsePositiveInt, runAction } from "../shared.js";
 import { cliOut } from "../io.js";
+import { RamemError } from "../../model/errors.js";
+import { isPostgresUrl } from "../../store/open-store.js";
+import { parsePostgresUrl } from "../../store/postgres/connection.js";
 
 interface ScaleCliOptions {
   units: number[];
@@ -82,6 +85,11 @@ export function benchScaleCommand(): Command {
     .option("--quiet", "no progress output")
     .action(async (opts: ScaleCliOptions) =>
       runAction(opts.json, async () => {
+        // A SQLite file, or a URL naming its schema, is one store: two sizes in it would be one corpus read as the other.
+        if (opts.store && opts.units.length > 1 && (!isPostgresUrl(opts.store) || parsePostgresUrl(opts.store).schema))
+          throw new RamemError("BAD_OPTION", `--store ${isPostgresUrl(opts.store) ? "with ?schema=" : "as a SQLite file"} holds one size, got --units ${opts.units.join(",")}`, {
+            hint: "run one size per store, or give a postgres:// URL without ?schema= (a schema per size)",
+          });
         const progress = createProgress("turns", { quiet: opts.quiet ?? false });
         const result = await runScaleBench({
           sizes: opts.units,
