@@ -98,6 +98,12 @@ export interface RecallOptions {
   fusion?: FusionWeights;
   /** When the question is asked (ISO): grounds relative times like "last year". */
   questionDate?: string;
+  /**
+   * The instant whose state the caller wants (ISO): statements valid then rank
+   * before the ones not yet or no longer valid then (never dropped), and a
+   * question about a state is answered by that slot's statements valid then.
+   */
+  validAt?: string;
   /** Only units this filter selects (model/memory-filter.ts), searched so inside the store. */
   filter?: FilterInput;
   /** Drop hits scoring below this (the score is in [0, 1]; README › Scores says what it means). */
@@ -348,6 +354,9 @@ export class Memory {
       throw new RamemError("BAD_MIN_SCORE", `minScore must be a number from 0 to 1, got ${String(minScore)}`, { where: "minScore", hint: "scores are in [0, 1]; 0.5 keeps hits at least as likely relevant as not (README › Scores)" });
     }
     const where: FilterNode | undefined = options.filter === undefined ? undefined : parseFilter(options.filter);
+    if (options.validAt !== undefined && (typeof options.validAt !== "string" || Number.isNaN(Date.parse(options.validAt)))) {
+      throw new RamemError("BAD_VALID_AT", `validAt must be an ISO 8601 date or instant, got ${JSON.stringify(options.validAt)}`, { where: "validAt", hint: 'e.g. "2022-06-01" or "2022-06-01T12:00:00Z"' });
+    }
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new RamemError("BAD_K", `k must be an integer from 1 to 1000, got ${k}`);
     if (options.llmFrame && !this.languageModel) {
       throw new RamemError("NO_LLM", "llmFrame needs a language model, and none is configured", {
@@ -363,6 +372,7 @@ export class Memory {
       ...(where ? { where } : {}),
       ...(options.fusion ? { fusion: options.fusion } : {}),
       ...(options.questionDate ? { questionDate: options.questionDate } : {}),
+      ...(options.validAt !== undefined ? { validAt: new Date(options.validAt).toISOString() } : {}),
       ...(options.switches ? { switches: options.switches } : {}),
       ...(options.llmFrame && this.languageModel ? { frameModel: this.languageModel } : {}),
     });

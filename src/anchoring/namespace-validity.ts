@@ -25,7 +25,10 @@ export async function namespaceValidity(store: MemoryStore, namespace: string, s
   if (!perStore) cache.set(store, (perStore = new Map()));
   const hit = perStore.get(namespace);
   if (hit && hit.fingerprint === fingerprint) return hit.value;
-  const units = (await store.listUnits(namespace)).filter((u) => (u.context.states?.length ?? 0) > 0 || u.supersession);
+  const all = await store.listUnits(namespace);
+  // A user's correction may name a successor that states no state itself: it must be known, or the correction reads as "not superseded".
+  const successors = new Set(all.flatMap((u) => (u.supersession?.supersededBy ? [u.supersession.supersededBy] : [])));
+  const units = all.filter((u) => (u.context.states?.length ?? 0) > 0 || u.supersession || successors.has(u.id));
   const value = { validity: deriveValidity(units), stateUnits: new Map(units.map((u) => [u.id, u])) };
   perStore.set(namespace, { fingerprint, value });
   return value;

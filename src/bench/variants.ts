@@ -52,6 +52,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("context-depth", "the depth limit of C_ctx (every valid candidate of the pool comes first)", { contextDepth: 0 }),
   signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
   signalOff("supersession", "supersession for current-state queries (superseded statements last, their successors lifted)", { successorLift: 0 }),
+  signalOff("state-lookup", "the state lookup (a question about a state answered first by that slot's statements valid at the asked time)", { stateLookup: false }),
   signalOff("validity-times", "validity intervals as a time coordinate (a state valid then matches a past window)", { validityTimes: false }),
   {
     name: "ramem-no-participant-condition",
@@ -61,6 +62,7 @@ export const VARIANTS: readonly BenchVariant[] = [
     ignoreConditions: ["participants"],
   },
   { name: "ramem-no-role-condition", description: "ramem without the frame's role condition (whose turns hold the answer)", switches: RAMEM, rendering: "context", ignoreConditions: ["role"] },
+  { name: "ramem-no-occurrence-condition", description: "ramem without the frame's occurrence condition (which of several episodes of an event)", switches: RAMEM, rendering: "context", ignoreConditions: ["occurrence"] },
   { name: "ramem-no-time-condition", description: "ramem without the frame's time condition", switches: RAMEM, rendering: "context", ignoreConditions: ["time"] },
   { name: "ramem-llm-frame", description: "ramem with the LLM filling what the rules left out of each recall frame (needs an LLM)", switches: RAMEM, rendering: "context", llmFrame: true },
 ];

@@ -124,6 +124,10 @@ describe("bad input keeps the store intact", { concurrency: 3 }, () => {
     await rejects(ingest(join(FIX, "half-valid.json")), { where: /half-valid\.json › sessions\[1\] \(broken\) › turn 2 › speaker/, what: /unknown speaker format/ });
   });
 
+  test("an instant that is no date: recall --valid-at", async () => {
+    await rejects(["recall", "--db", db, "--embedder", "hash", "--namespace", "garden-club", "--valid-at", "last spring", "carrots"], { where: /--valid-at/, what: /must be an ISO date/ });
+  });
+
   test("a file that does not exist", async () => {
     await rejects(ingest(join(dir, "nope.json")), { where: /nope\.json: /, what: /cannot read the file/ });
   });

@@ -57,6 +57,7 @@ export function renderFrame(frame: RecallFrame): string {
   if (frame.aggregates) lines.push(`  aggregates: "${frame.aggregates.evidence}" gathers evidence from several episodes`);
   if (frame.currentState) lines.push(`  current state: "${frame.currentState.evidence}" (superseded statements rank last)`);
   if (frame.stateSlot) lines.push(`  state asked: ${frame.stateSlot.slots.join(" / ")} ← "${frame.stateSlot.evidence}"`);
+  if (frame.occurrence) lines.push(`  occurrence: ${frame.occurrence.episodeId ?? "none picked"} ← "${frame.occurrence.evidence}" (${frame.occurrence.note}; confidence ${frame.occurrence.confidence.toFixed(2)})`);
   for (const n of frame.notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
 }

@@ -286,3 +286,27 @@ test("a weekday named without 'last' or 'this' is a guess; 'last Saturday' is no
   const last = await induceFrame("Who did I go with to the music event last Saturday?", ctx);
   assert.ok(last.time && last.time.confidence >= 0.7);
 });
+
+test("occurrences: grounded through findMentions and active; a question that aggregates keeps it below activation", async () => {
+  const told = (id: string, sessionId: string, day: string, text: string) => ({
+    id,
+    namespace: "t",
+    content: text,
+    cue: "",
+    context: { eventTime: null, mentionedTimes: [], session: { sessionId, start: `${day}T10:00:00.000Z`, end: `${day}T11:00:00.000Z` }, participants: ["Melanie"], location: null, entities: [], topic: null },
+    provenance: { sessionId, turnIds: [`${id}:1`] },
+    anchoredBy: "test",
+  });
+  const ctx: InductionContext = {
+    history: TWO_YEARS,
+    knownPeople: PEOPLE,
+    findMentions: async () => [told("a", "S1", "2023-01-10", "Melanie ran a charity race."), told("b", "S2", "2023-05-10", "Melanie ran another charity race, in the rain.")],
+  };
+  const second = await induceFrame("What did Melanie wear in her second charity race?", ctx);
+  assert.equal(second.occurrence?.episodeId, "S2");
+  assert.equal(second.active, true);
+  const counting = await induceFrame("How many days passed between her first charity race and the bake sale?", ctx);
+  assert.equal(counting.occurrence?.episodeId, "S1", "still grounded and reported");
+  assert.ok(counting.occurrence!.confidence < 0.7, "but it restricts nothing");
+  assert.match(counting.notes.join(" "), /gathers several episodes/);
+});

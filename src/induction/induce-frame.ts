@@ -4,7 +4,7 @@
  * thresholds are in README.md beside this file. No model calls: it runs once
  * per benchmark question and must stay in the low milliseconds.
  */
-import { ACTIVATION_CONFIDENCE, isFrameActive, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
+import { ACTIVATION_CONFIDENCE, isFrameActive, isReliable, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
 import { describeInterval, type TimeInterval } from "../model/time.js";
 import { induceDateCondition } from "./date-condition.js";
 import { findEventAnchor } from "./event-anchor.js";
@@ -12,6 +12,9 @@ import { findAggregateCue } from "./aggregate-cue.js";
 import { induceRoleCondition } from "./role-condition.js";
 import { findCurrentStateCue } from "./current-state-cue.js";
 import { findStateSlot } from "./state-slot-cue.js";
+import { findOccurrenceCue } from "./occurrence-cue.js";
+import { groundOccurrence } from "./ground-occurrence.js";
+import type { MemoryUnit } from "../model/memory-unit.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
 
@@ -20,12 +23,16 @@ export interface InductionContext {
   history: { start: string; end: string } | null;
   /** When the question was asked (ISO), if known. */
   questionDate?: string;
+  /** The instant whose state the caller asks for (recall's validAt): a question about a state reads its slot then too. */
+  validAt?: string;
   /** Names the store knows as speakers/participants in this namespace (e.g. ["Caroline", "Melanie"]). */
   knownPeople: string[];
   /** Roles that occur in the namespace's turns ("user", "assistant"); none between people. */
   knownRoles?: string[];
   /** Optional: finds the memory of an anchor event ("the adoption meeting") and its time; used for before/after <event>. */
   locateEvent?: (phrase: string) => Promise<{ unitId: string; time: TimeInterval } | null>;
+  /** Optional: the memories that best match an event phrase ("trip to Japan"), best first; grounds an ordinal ("her second trip"). */
+  findMentions?: (phrase: string) => Promise<MemoryUnit[]>;
 }
 
 export const PARTICIPANT_CONFIDENCE = 0.9;
@@ -40,6 +47,8 @@ export const LOCATION_CONFIDENCE = 0.75;
  */
 export const ENTITY_CONFIDENCE = 0.6;
 export const EVENT_ANCHOR_CONFIDENCE = 0.75;
+/** An occurrence grounded in a question that aggregates: reported, below activation. */
+export const AGGREGATE_OCCURRENCE_CONFIDENCE = 0.5;
 
 // Questions that ask for a time carry no time constraint by themselves.
 const ASKS_TIME =
@@ -156,7 +165,24 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const role = induceRoleCondition(query, ctx.knownRoles ?? []);
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
-  const stateSlot = currentState || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
-  const active = isFrameActive({ time, participants, location, entities, role });
-  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, active, notes };
+  const stateSlot = currentState || ctx.validAt || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
+  const grounded = await occurrenceCondition(query, ctx, notes);
+  // A question that gathers several episodes ("how many days had passed since … when …") is
+  // not about one occurrence: the ordinal it holds names one of its events ("her latest novel").
+  const occurrence = grounded && aggregates && isReliable(grounded) ? { ...grounded, confidence: AGGREGATE_OCCURRENCE_CONFIDENCE } : grounded;
+  if (occurrence !== grounded) notes.push(`'${grounded!.evidence}': the question gathers several episodes ('${aggregates!.evidence}'), so the occurrence restricts nothing`);
+  const active = isFrameActive({ time, participants, location, entities, role, occurrence });
+  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, occurrence, active, notes };
+}
+
+async function occurrenceCondition(query: string, ctx: InductionContext, notes: string[]): Promise<RecallFrame["occurrence"]> {
+  const cue = findOccurrenceCue(query);
+  if (!cue) return null;
+  if (!ctx.findMentions) {
+    notes.push(`'${cue.evidence}' asks for one occurrence, but no way to find the occurrences was given`);
+    return null;
+  }
+  const grounded = groundOccurrence(cue, await ctx.findMentions(cue.event), ctx.knownPeople);
+  notes.push(...grounded.notes);
+  return grounded.condition;
 }

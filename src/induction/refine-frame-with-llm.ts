@@ -129,7 +129,7 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
 
   const need = added.length && parsed.need?.trim() ? parsed.need.trim() : frame.need;
   notes.push(added.length ? `LLM (${ctx.model.id}) added: ${added.join(", ")}` : `LLM (${ctx.model.id}) added nothing`);
-  const active = isFrameActive({ time, participants, location, entities: frame.entities });
+  const active = isFrameActive({ time, participants, location, entities: frame.entities, role: frame.role ?? null, occurrence: frame.occurrence ?? null });
   return { frame: { ...frame, need, time, participants, location, active, notes: [...frame.notes, ...notes] }, added, usage };
 
   function failed(reason: string): FrameRefinement {

@@ -10,4 +10,20 @@ test("state slots: the state a question asks about, named as statements name it"
   assert.deepEqual(findStateSlot("How many beehives does Kwame have now?")?.slots, ["number of beehives", "beehives done"]);
   assert.deepEqual(findStateSlot("What is Amara's favourite dish these days?")?.slots, ["favourite dish"]);
   assert.equal(findStateSlot("When did Caroline go to the LGBTQ support group?"), null);
+  assert.deepEqual(findStateSlot("What does Clara do for a living now?")?.slots, ["job", "employer"]);
+  assert.deepEqual(findStateSlot("What pets does Tom have now?")?.slots, ["pet"]);
+  assert.deepEqual(findStateSlot("Who was Noah's girlfriend in early 2022?")?.slots, ["partner"]);
+  assert.deepEqual(findStateSlot("What vehicle does Rafael ride or drive now?")?.slots, ["car"]);
+});
+
+test("state slots: a slot word in a question about something else is no state question", () => {
+  for (const q of [
+    "What are the breeds of Audrey's dogs?",
+    "What is Jon working on opening?",
+    "Which types of cars does Dave like the most?",
+    "What kind of pastries did Andrew and his girlfriend have at the cafe?",
+    "What are John's goals for his career that are not related to his basketball skills?",
+    "What activity do Audrey's dogs like to do in the dog park?",
+  ])
+    assert.equal(findStateSlot(q), null, q);
 });

@@ -4,15 +4,24 @@
  * drive" → car, "how many beehives" → number of beehives. The slot names are
  * those language/extract-states.ts gives statements, so a question can be
  * answered from the statements of that slot (valid now, or valid then).
+ *
+ * The question must ask for the state's value: a slot word alone is not
+ * enough. "What are the breeds of Audrey's dogs?", "What is Jon working on
+ * opening?" or "Which cars does Dave like?" are about the dogs, the work, the
+ * cars, and their answer is no statement of the slot: answered from the
+ * slot's statements, they cost LoCoMo D@1 0.022 (0.422 → 0.444).
  */
-const SLOT_WORDS: Array<[RegExp, string[]]> = [
-  [/\b(live|lives|living|reside|resides|home town|based)\b/i, ["residence"]],
-  [/\b(job|jobs|work|works|working|for a living|profession|career|position|role|employer)\b/i, ["job", "employer"]],
-  [/\b(partner|dating|date|boyfriend|girlfriend|husband|wife|married|engaged|seeing|relationship)\b/i, ["partner"]],
-  [/\b(pets?|dogs?|cats?|animals?)\b/i, ["pet"]],
-  [/\b(drive|drives|driving|car|cars|vehicle)\b/i, ["car"]],
-  [/\b(eat|eats|eating|diet|vegetarian|vegan|pescatarian|meat|fish)\b/i, ["diet", "eats meat", "eats fish"]],
-  [/\b(hobby|hobbies|pastime|into these days)\b/i, ["hobby"]],
+const SLOT_QUESTIONS: Array<[RegExp, string[]]> = [
+  [/\bwhere\b[^?]*\b(?:live|lives|living|lived|reside|resides|resided|based)\b|\bhome ?town\b/i, ["residence"]],
+  [
+    /\b(?:what|which)\s+(?:is|was|are|were)\s+\S+\s+(?:job|jobs|profession|occupation|position|role|employer)\b|\bdo(?:es)?\s+(?:\S+\s+)?do\s+for\s+(?:a\s+)?(?:living|work)\b|\bwhere\s+(?:does|did|do)\s+\S+\s+work\b|\bwhat\s+(?:job|work)\s+(?:does|did|do)\b/i,
+    ["job", "employer"],
+  ],
+  [/\bwho\b[^?]*\b(?:dating|partner|boyfriend|girlfriend|husband|wife|married to|engaged to|seeing)\b/i, ["partner"]],
+  [/\bwhat\s+(?:pets?|animals?|dogs?|cats?)\b[^?]*\b(?:have|has|had|own|owns|keep|keeps)\b|\b(?:does|did|do)\s+\S+\s+have\s+(?:a\s+|any\s+)?(?:pets?|dogs?|cats?)\b/i, ["pet"]],
+  [/\bwhat\s+(?:car|cars|vehicle|kind of car)\b[^?]*\b(?:drive|drives|drove|have|has|had|own|owns|ride|rides)\b|\bwhat\s+(?:does|did)\s+\S+\s+(?:ride or )?drive\b/i, ["car"]],
+  [/\b(?:eat|eats|eating|ate)\s+(?:meat|fish)\b|\b(?:vegetarian|vegan|pescatarian)\b|\bdiet\b/i, ["diet", "eats meat", "eats fish"]],
+  [/\bwhat\s+(?:hobby|hobbies|pastime)\b/i, ["hobby"]],
 ];
 
 export interface StateSlotCue {
@@ -25,7 +34,7 @@ export function findStateSlot(query: string): StateSlotCue | null {
   if (count) return { slots: [`number of ${count[1]!.toLowerCase()}`, `${count[1]!.toLowerCase()} done`], evidence: count[0] };
   const favourite = /\bfavou?rite ([a-z]+)\b/i.exec(query);
   if (favourite) return { slots: [`favourite ${favourite[1]!.toLowerCase()}`], evidence: favourite[0] };
-  for (const [re, slots] of SLOT_WORDS) {
+  for (const [re, slots] of SLOT_QUESTIONS) {
     const m = re.exec(query);
     if (m) return { slots, evidence: m[0] };
   }

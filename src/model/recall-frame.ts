@@ -43,6 +43,19 @@ export const RoleCondition = z.object({
 });
 export type RoleCondition = z.infer<typeof RoleCondition>;
 
+export const OccurrenceCondition = z.object({
+  /** 1 = first, 2 = second, …; -1 = the last, -2 = the one before it. */
+  ordinal: z.number().int(),
+  /** The event the ordinal counts, as the query names it ("trip to Japan"). */
+  event: z.string(),
+  /** The occurrences found in the history, oldest first: one episode each, with when it happened. */
+  occurrences: z.array(z.object({ episodeId: z.string(), time: z.string() })),
+  /** The episode of the occurrence asked about; null when the history has too few occurrences. */
+  episodeId: z.string().nullable(),
+  ...Grounding,
+});
+export type OccurrenceCondition = z.infer<typeof OccurrenceCondition>;
+
 export const RecallFrame = z.object({
   /** The information need r_q: the query with the frame cues taken out. */
   need: z.string(),
@@ -78,6 +91,12 @@ export const RecallFrame = z.object({
    * answer it. Set only with a current-state cue or a past time. Optional.
    */
   stateSlot: z.object({ slots: z.array(z.string()).min(1), evidence: z.string() }).nullable().optional(),
+  /**
+   * Which occurrence of a repeated event the query asks about ("her second
+   * trip to Japan"): valid evidence sits in that occurrence's episode.
+   * Optional for frames made before it existed.
+   */
+  occurrence: OccurrenceCondition.nullable().optional(),
   /** True when at least one condition is reliably grounded; an inactive frame is never used to rank. */
   active: z.boolean(),
   /** Cues seen but not used, and why ("'last year' is ambiguous over a 5-year history with no question date"). */
@@ -96,6 +115,7 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   aggregates: null,
   currentState: null,
   stateSlot: null,
+  occurrence: null,
   active: false,
   notes,
 });
@@ -106,11 +126,11 @@ export function isReliable<T extends { confidence: number }>(condition: T | null
 }
 
 /** A frame is active when any of its conditions is reliable. */
-export function isFrameActive(frame: Pick<RecallFrame, "time" | "participants" | "location" | "entities" | "role">): boolean {
-  return [frame.time, frame.participants, frame.location, frame.entities, frame.role ?? null].some(isReliable);
+export function isFrameActive(frame: Pick<RecallFrame, "time" | "participants" | "location" | "entities" | "role" | "occurrence">): boolean {
+  return [frame.time, frame.participants, frame.location, frame.entities, frame.role ?? null, frame.occurrence ?? null].some(isReliable);
 }
 
-export type FrameConditionName = "time" | "participants" | "location" | "entities" | "role";
+export type FrameConditionName = "time" | "participants" | "location" | "entities" | "role" | "occurrence";
 
 /** The frame without some of its conditions, its activity recomputed (ablations; a caller's own restrictions). */
 export function withoutConditions(frame: RecallFrame, names: readonly FrameConditionName[]): RecallFrame {

@@ -59,6 +59,10 @@ describe("the npm package installs clean", () => {
     for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/server/index.js", "dist/integrations/ai-sdk/index.d.ts", "dist/integrations/langchain/index.d.ts", "dist/cli/main.js", "README.md", "package.json"]) {
       assert.ok(files.includes(entry), `ships ${entry}`);
     }
+    // The inspector: its built page and bundle, not its sources.
+    assert.ok(files.includes("dist/ui/index.html"), "ships the inspector's page");
+    assert.ok(files.some((f) => /^dist\/ui\/assets\/.+\.js$/.test(f)), "ships the inspector's bundle");
+    assert.ok(!files.some((f) => f.startsWith("src/server/ui/web/") && !f.endsWith("README.md")), "not the inspector's sources");
     const unwanted = files.filter((f) => /\.map$|\.test\.|\/testing\/|contract-suite|^dist\/bench\/|commands\/bench\.|^src\/.*\.ts$/.test(f));
     assert.deepEqual(unwanted, []);
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -115,5 +119,22 @@ await memory.close();
 `,
     );
     assert.deepEqual(JSON.parse(run(process.execPath, ["smoke.mjs"], consumer)), { docs: 1, wrap: "function" });
+    // The installed server serves the shipped inspector at /ui/ (found from dist/server/ui/, not a checkout).
+    writeFileSync(
+      join(consumer, "ui-smoke.mjs"),
+      `import { openMemory } from "ramem";
+import { startServer, openApiKeyStore } from "ramem/server";
+const memory = await openMemory({ db: ":memory:", embedder: "hash", languageModel: null, env: {} });
+const server = await startServer({ memory, keys: await openApiKeyStore(":memory:"), port: 0, warn: () => {} });
+const page = await fetch(server.uiUrl);
+const html = await page.text();
+const script = /src="\\.\\/(assets\\/[^"]+\\.js)"/.exec(html)?.[1];
+const js = script ? await fetch(server.uiUrl + script) : null;
+console.log(JSON.stringify({ page: page.status, title: /<title>ramem inspector<\\/title>/.test(html), js: js?.status ?? null }));
+await server.close();
+await memory.close();
+`,
+    );
+    assert.deepEqual(JSON.parse(run(process.execPath, ["ui-smoke.mjs"], consumer)), { page: 200, title: true, js: 200 });
   });
 });

@@ -71,3 +71,43 @@ describe("matchContext: coarse times", () => {
     assert.equal(matchContext(thisMonth, frameWith(after()), opts).ok, true);
   });
 });
+
+describe("matchContext: the occurrence asked about", () => {
+  const inSession = (sessionId: string): EpisodicContext => ({ ...said("2021-05-02T10:00:00.000Z", "Amara"), session: { sessionId, start: "2021-05-02T10:00:00.000Z", end: "2021-05-02T10:00:00.000Z" } });
+  const frame: RecallFrame = {
+    ...EMPTY_FRAME("What was the occasion of Amara's first visit to her parents in Enugu?"),
+    location: { names: ["Enugu"], evidence: "Enugu", confidence: 0.75, note: "place named in the query" },
+    occurrence: {
+      ordinal: 1,
+      event: "visit to her parents in Enugu",
+      occurrences: [
+        { episodeId: "S2", time: "2021-05-02T10:00:00.000Z" },
+        { episodeId: "S4", time: "2021-11-29T10:00:00.000Z" },
+      ],
+      episodeId: "S2",
+      evidence: "Amara's first visit to her parents",
+      confidence: 0.8,
+      note: "",
+    },
+    active: true,
+  };
+
+  it("is met by the units of its episode only, and they hold its place without naming it", () => {
+    const told = matchContext(inSession("S2"), frame, opts);
+    assert.equal(told.ok, true);
+    assert.ok(told.met.includes("at Enugu"), told.met.join("; "));
+    assert.ok(told.met.some((m) => /occurrence 1 of 2/.test(m)));
+    assert.equal(matchContext(inSession("S4"), frame, opts).ok, false, "the second visit is another occurrence");
+  });
+
+  it("needs the session coordinate (no-session-context knows no episodes)", () => {
+    assert.equal(matchContext(inSession("S2"), frame, { sessionContext: false }).ok, false);
+  });
+
+  it("plays no part below activation", () => {
+    const weak: RecallFrame = { ...frame, occurrence: { ...frame.occurrence!, confidence: 0.4 } };
+    const namesEnugu: EpisodicContext = { ...inSession("S4"), entities: ["Enugu"] };
+    assert.deepEqual(matchContext(namesEnugu, weak, opts), { ok: true, met: ["at Enugu"] }, "another episode passes when the occurrence is not reliable");
+    assert.equal(matchContext(inSession("S2"), weak, opts).ok, false, "nor does the episode lend its place then");
+  });
+});

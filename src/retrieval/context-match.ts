@@ -44,8 +44,14 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
     if (!who) return { ok: false, met };
     met.push(`about ${who}`);
   }
+  // The place of an occurrence asked about ("her first visit to her parents in
+  // Enugu") holds for its whole episode: the turn that tells what happened there
+  // rarely names the place again.
+  const occurrence = frame.occurrence ?? null;
+  const inOccurrence = isReliable(occurrence) && occurrence.episodeId !== null && options.sessionContext && context.session.sessionId === occurrence.episodeId;
+  const placeOfOccurrence = (n: string) => inOccurrence && occurrence!.event.toLowerCase().includes(n.toLowerCase());
   if (isReliable(frame.location)) {
-    const where = frame.location.names.find((n) => sameName(context.location, n) || context.entities.some((e) => sameName(e, n)));
+    const where = frame.location.names.find((n) => sameName(context.location, n) || context.entities.some((e) => sameName(e, n)) || placeOfOccurrence(n));
     if (!where) return { ok: false, met };
     met.push(`at ${where}`);
   }
@@ -53,6 +59,11 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
   if (isReliable(role)) {
     if (context.role !== role.role) return { ok: false, met };
     met.push(`said by the ${role.role}`);
+  }
+  if (isReliable(occurrence) && occurrence.episodeId !== null) {
+    if (!inOccurrence) return { ok: false, met };
+    const position = occurrence.occurrences.findIndex((o) => o.episodeId === occurrence.episodeId) + 1;
+    met.push(`in occurrence ${position} of ${occurrence.occurrences.length} of '${occurrence.event}'`);
   }
   if (isReliable(frame.entities)) {
     const what = frame.entities.names.find((n) => context.entities.some((e) => sameName(e, n)));

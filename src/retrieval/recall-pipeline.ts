@@ -5,6 +5,7 @@ import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";
 import { induceFrame } from "../induction/induce-frame.js";
+import { MENTION_DEPTH } from "../induction/ground-occurrence.js";
 import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-frame-with-llm.js";
 import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
@@ -37,6 +38,8 @@ export interface RecallRequest {
   queryVector?: Float32Array;
   /** When the question was asked (ISO); grounds "last year" in frame induction. */
   questionDate?: string;
+  /** The instant whose state is asked for (ISO): statements valid then first. */
+  validAt?: string;
   /**
    * Replaces a unit's episodic context as the pipeline sees it. The
    * context-shuffle ablation uses it to give units each other's contexts.
@@ -57,6 +60,8 @@ export interface RecallOutcome {
   frame: RecallFrame | null;
   /** Present when a frame model was asked: what it added, its tokens, and a warning when it failed. */
   frameRefinement?: Omit<FrameRefinement, "frame">;
+  /** The hits in C_ctx (context-valid, ranked first), by unit id; the rest are C_content. Empty without an active frame. */
+  contextValidIds?: string[];
 }
 
 export const DEFAULT_POOL = 100;
@@ -84,7 +89,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext, request.where) : new Map<string, MemoryUnit>();
   // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
-  const wantsValidity = switches.contextRanking && frame !== null && (Boolean(frame.currentState) || isReliable(frame.time));
+  const wantsValidity = switches.contextRanking && (request.validAt !== undefined || (frame !== null && (Boolean(frame.currentState) || isReliable(frame.time))));
   const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
   const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
   // Successors and the state index may sit outside the pool: they join it, unless a filter restricts what may be returned (they were not checked against it).
@@ -99,8 +104,11 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     // A filter restricts what may be returned; the state index was not checked against it.
     ...(states && !request.where ? { stateUnits: [...states.stateUnits.values()].map(withContext) } : {}),
     ...(request.signals ? { signals: request.signals } : {}),
+    ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  return { hits: toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined), frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}) };
+  const hits = toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined);
+  const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
+  return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
 /** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */
@@ -132,6 +140,7 @@ async function induceFor(
     knownPeople,
     knownRoles,
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
+    ...(request.validAt ? { validAt: request.validAt } : {}),
     locateEvent: async (phrase) => {
       const [best] = await contentRecall(deps, phrase, { namespace: request.namespace, pool: 5 });
       if (!best) return null;
@@ -142,6 +151,12 @@ async function induceFor(
         unitId: unit.id,
         time: unit.context.eventTime ?? { start: s.start, end: s.end > s.start ? s.end : new Date(Date.parse(s.start) + 86_400_000).toISOString(), granularity: "day" },
       };
+    },
+    findMentions: async (phrase) => {
+      const found = await contentRecall(deps, phrase, { namespace: request.namespace, pool: MENTION_DEPTH, ...(request.where ? { where: request.where } : {}) });
+      const units = new Map((await deps.store.getUnits(request.namespace, found.map((c) => c.unitId))).map((u) => [u.id, u]));
+      const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
+      return found.flatMap((c) => (units.has(c.unitId) ? [withContext(units.get(c.unitId)!)] : []));
     },
   });
   if (!request.frameModel) return { frame };

@@ -235,4 +235,29 @@ describe("reinstate", () => {
       assert.deepEqual(ids(out), ["v3", "v0", "v1", "v2", "v4"], "v3 (rank 4, about Bob) comes first; v25 (about Bob, rank 26) does not");
     });
   });
+
+  describe("superseded statements in a current-state query", () => {
+    const nowFrame: RecallFrame = { ...EMPTY_FRAME("where does Ann live"), currentState: { evidence: "present tense" } };
+    const validity = (supersededBy: string | null) => ({ states: ["residence = x"], validFrom: "2023-01-01T00:00:00.000Z", validTo: supersededBy ? "2023-06-01T00:00:00.000Z" : null, supersededBy, origin: "rule" as const });
+    const lives: ContentCandidate[] = [
+      { unitId: "lisbon", score: 0.1, ...lexical(1, 10) },
+      { unitId: "flat", score: 0.09, ...lexical(2, 9) },
+      { unitId: "porto", score: 0.05, ...lexical(3, 5) },
+      { unitId: "cafe", score: 0.04, ...lexical(4, 4) },
+    ];
+    const byId = new Map(lives.map((c, i) => [c.unitId, unit(c.unitId, context(`S${i}`))]));
+    const validityOf = (id: string) => (id === "lisbon" ? validity("porto") : id === "flat" ? validity("gone") : id === "porto" ? validity(null) : undefined);
+
+    it("follow what superseded them, never above it; last when it is not in the list", () => {
+      const out = reinstate(lives, nowFrame, (id) => byId.get(id), { ...RAMEM, validityOf, signals: { episodeSupport: 0, coverageWeight: 0 } });
+      assert.deepEqual(ids(out), ["porto", "lisbon", "cafe", "flat"], out.map((c) => `${c.unitId} ${c.contextReasons.join("; ")}`).join("\n"));
+      assert.match(out[1]!.contextReasons.join(" "), /superseded on 2023-06-01 by porto/);
+      assert.match(out[0]!.contextReasons.join(" "), /supersedes lisbon/);
+    });
+
+    it("the supersession ablation keeps the scored order", () => {
+      const out = reinstate(lives, nowFrame, (id) => byId.get(id), { ...RAMEM, validityOf, signals: { episodeSupport: 0, coverageWeight: 0, successorLift: 0 } });
+      assert.deepEqual(ids(out), ["lisbon", "flat", "porto", "cafe"]);
+    });
+  });
 });

@@ -87,3 +87,19 @@ test("the evidence pack says which statement no longer holds and what replaced i
   assert.match(pack, /\(s1:1; at: Lisbon; superseded 30 January 2023 by \[1\]\) user: I live in Lisbon/);
   await memory.close();
 });
+
+test("validAt: the state valid at an instant first, the others behind it with why, bad instants refused", async () => {
+  const memory = await movesMemory();
+  const before = await memory.recall("Where does the user live?", { namespace: "moves", k: 12, validAt: "2022-06-01" });
+  const top = (o: typeof before) => o.hits.map((h) => `${h.unit.provenance.turnIds[0]} ${h.reasons.join("; ")}`).join("\n");
+  assert.match(before.hits[0]!.unit.content, /Lisbon/, top(before));
+  const porto = before.hits.find((h) => /Porto/.test(h.unit.content))!;
+  assert.match(porto.reasons.join(" "), /not yet valid on 2022-06-01/);
+  assert.ok(before.hits.indexOf(porto) > before.hits.findIndex((h) => /Lisbon/.test(h.unit.content)));
+  // After the move the same call puts Porto first, and the Lisbon statements say they were superseded.
+  const after = await memory.recall("Where does the user live?", { namespace: "moves", k: 12, validAt: "2023-06-01T00:00:00Z" });
+  assert.match(after.hits[0]!.unit.content, /Porto/, top(after));
+  for (const h of after.hits.filter((x) => /Lisbon/.test(x.unit.content))) assert.match(h.reasons.join(" "), /superseded on 2023-01-30/);
+  await assert.rejects(memory.recall("Where does the user live?", { namespace: "moves", validAt: "last spring" }), (e: Error & { code?: string }) => e.code === "BAD_VALID_AT");
+  await memory.close();
+});

@@ -11,6 +11,7 @@ import { createHostOriginPolicy, hostOriginGuard } from "./host-origin-guard.js"
 import { createRestApp, problemForError, routeNotFound } from "./rest/create-rest-app.js";
 import { createMcpHttpApp } from "./mcp/create-mcp-http-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
+import { createUiApp } from "./ui/create-ui-app.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 8787;
@@ -62,10 +63,20 @@ export interface StartServerOptions {
   open?: boolean;
   /** Where the open-mode warning goes (default stderr). */
   warn?: (message: string) => void;
+  /**
+   * The inspector web UI at /ui (default on): static files only; its views
+   * call the REST API with the user's key. false leaves it out; a string is
+   * the folder of a build other than the shipped dist/ui/.
+   */
+  ui?: boolean | string;
+  /** Bench report files the inspector's benchmark viewer lists (GET /v1/bench-results); `ramem serve --bench-results`. */
+  benchResults?: readonly string[];
 }
 
 export interface RunningServer {
   url: string;
+  /** The inspector's address (url + "/ui/"); null when started with ui: false. */
+  uiUrl: string | null;
   host: string;
   port: number;
   /** How requests without a key are treated, decided at start (see OpenMode). */
@@ -119,6 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     authenticate,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxImportBytes !== undefined ? { maxImportBytes: options.maxImportBytes } : {}),
+    ...(options.benchResults ? { benchResults: options.benchResults } : {}),
   });
   const hostOriginPolicy = createHostOriginPolicy({
     boundHost: host,
@@ -140,6 +152,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // MCP transport does; the transport caps a message at 4 MiB itself, and a tool's own checks refuse a turn over 64,000 characters.
     app.route("/mcp", createMcpHttpApp({ memory, authenticate, hostOriginPolicy }));
   }
+  if (options.ui !== false) app.route("/ui", createUiApp(typeof options.ui === "string" ? { assetsDir: options.ui } : {}));
   app.route("/", rest);
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
@@ -158,6 +171,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${urlHost}:${address.port}`,
+    uiUrl: options.ui === false ? null : `http://${urlHost}:${address.port}/ui/`,
     host,
     port: address.port,
     openMode,

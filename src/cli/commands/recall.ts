@@ -17,6 +17,7 @@ import { cliOut, cliErr } from "../io.js";
 interface RecallCliOptions extends CommonOptions {
   k: number;
   questionDate?: string;
+  validAt?: string;
   contentOnly?: boolean;
   llmFrame?: boolean;
   filter?: string;
@@ -31,6 +32,7 @@ export function recallCommand(): Command {
       .option("--namespace <ns>", "namespace to search", "default")
       .option("-k, --k <n>", "how many units to return", parsePositiveInt("--k"), 10)
       .option("--question-date <iso>", "when the question is asked (grounds \"last year\", \"two weeks ago\")")
+      .option("--valid-at <iso>", "the instant whose state you want: statements valid then first, superseded or later ones last")
       .option("--content-only", "skip the recall frame: plain content ranking (the baseline)")
       .option("--filter <json>", 'only units matching this filter, e.g. \'{"metadata.project": "apollo"}\' (see README › Filters)')
       .option("--min-score <s>", "drop hits scoring below this (0 to 1)", parseScore)
@@ -38,6 +40,7 @@ export function recallCommand(): Command {
   ).action(async (query: string, opts: RecallCliOptions) =>
     runAction(opts.json, async () => {
       const questionDate = opts.questionDate ? parseIsoOption("--question-date", opts.questionDate) : undefined;
+      const validAt = opts.validAt ? parseIsoOption("--valid-at", opts.validAt) : undefined;
       const memory = await openFromOptions(opts, { mustExist: true });
       try {
         await requireNamespace(memory, opts.namespace ?? memory.defaultNamespace);
@@ -45,6 +48,7 @@ export function recallCommand(): Command {
           k: opts.k,
           ...(opts.namespace ? { namespace: opts.namespace } : {}),
           ...(questionDate ? { questionDate } : {}),
+          ...(validAt ? { validAt } : {}),
           ...(opts.contentOnly ? { switches: CONTENT_ONLY } : {}),
           ...(opts.llmFrame ? { llmFrame: true } : {}),
           ...(opts.filter ? { filter: parseJson(opts.filter, "--filter") as Record<string, unknown> } : {}),

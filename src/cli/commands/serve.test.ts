@@ -23,22 +23,16 @@ test("ramem serve refuses 0.0.0.0 without keys, saying why and how", async () =>
 
 test("ramem serve listens on loopback, serves /health and the API, and stops on SIGTERM", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ramem-serve-cli-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve", "--db", join(dir, "s.db"), "--embedder", "hash", "--port", "0", "--json"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const { child, stderr } = spawnServer(["serve", "--db", join(dir, "s.db"), "--embedder", "hash", "--port", "0", "--json"]);
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr()}`)));
     });
     const info = JSON.parse(line) as { url: string; open: boolean };
     assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(info.open, true);
-    assert.match(stderr, /WARNING: no API keys exist/);
+    assert.match(stderr(), /WARNING: no API keys exist/);
     assert.equal((await fetch(`${info.url}/health`)).status, 200);
     const put = await fetch(`${info.url}/v1/namespaces/cli/sessions/s`, {
       method: "PUT",
@@ -49,7 +43,7 @@ test("ramem serve listens on loopback, serves /health and the API, and stops on 
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
-    assert.match(stderr, /ramem serve: stopped \(SIGTERM\)/);
+    assert.match(stderr(), /ramem serve: stopped \(SIGTERM\)/);
     assert.ok(!existsSync(join(dir, "s.db-wal")), "the store was closed (SQLite removes the WAL on a clean close)");
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
@@ -112,3 +106,32 @@ test("npx ramem serve: SIGTERM to npx stops the node server too (npm's sh -c nev
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("ramem ui serves and prints the inspector's URL, which answers with the page", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-serve-cli-"));
+  const { child, stderr } = spawnServer(["ui", "--db", join(dir, "s.db"), "--embedder", "hash", "--port", "0"]);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        const m = /^Open the inspector: (http:\/\/127\.0\.0\.1:\d+\/ui\/)$/.exec(line);
+        if (m) resolve(m[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`ui exited with ${code}: ${stderr()}`)));
+    });
+    const page = await fetch(url);
+    // 200 with the built page, or 503 saying how to build it: either way the URL is the inspector's.
+    assert.ok(page.status === 200 || page.status === 503, `status ${page.status}`);
+    assert.match(await page.text(), /ramem inspector/);
+  } finally {
+    child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** `ramem <args>` from the sources, its stdout piped, its stderr collected (read it with stderr()). */
+function spawnServer(args: string[]) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return { child, stderr: () => stderr };
+}

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IMPORT_BYTES } from "../../server/r
 import { InvalidArgumentError } from "commander";
 import { waitForShutdown } from "../wait-for-shutdown.js";
 import { cliOut, cliErr } from "../io.js";
+import { resolve } from "node:path";
 
 interface ServeOptions extends CommonOptions {
   host: string;
@@ -16,6 +17,8 @@ interface ServeOptions extends CommonOptions {
   allowedHosts?: string[];
   allowedOrigins?: string[];
   open?: boolean;
+  openUi?: boolean;
+  benchResults?: string[];
 }
 
 function parsePort(value: string): number {
@@ -24,11 +27,13 @@ function parsePort(value: string): number {
   return n;
 }
 
-export function serveCommand(): Command {
+/** `ramem serve`, and `ramem ui`: the same server, started to open the inspector (it prints the inspector's URL). */
+export function serveCommand(name: "serve" | "ui" = "serve"): Command {
   return addStoreOptions(
-    new Command("serve")
+    new Command(name)
       .description(
-        "Serve the REST API (OpenAPI document at /openapi.json) and MCP over streamable HTTP at /mcp. Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
+        (name === "ui" ? "Serve the inspector web UI at /ui (with the REST API and MCP it reads) and print its URL. Same options as `ramem serve`. " : "") +
+          "Serve the REST API (OpenAPI document at /openapi.json), MCP over streamable HTTP at /mcp and the inspector web UI at /ui. Callers send `Authorization: Bearer rm_...` (keys: `ramem keys create`). " +
           "With a store that never held a key (or --open) it runs open on loopback only, and refuses any other host; revoking every key leaves it closed.",
       )
       .option("--host <host>", "interface to listen on", DEFAULT_HOST)
@@ -37,7 +42,9 @@ export function serveCommand(): Command {
       .option("--max-import <bytes>", "body limit of a namespace import", parsePositiveInt("--max-import"), DEFAULT_MAX_IMPORT_BYTES)
       .option("--open", "answer requests without a key as the local admin, whatever keys exist (loopback only). Without it the server is open only while its store has never held a key")
       .option("--allowed-hosts <names>", "Host names to answer besides loopback names and the --host address, e.g. a DNS name the server is reached by (repeat or comma-separate; * for any)", collectList)
-      .option("--allowed-origins <origins>", "browser origins to answer besides loopback pages, e.g. https://agent.example.com (repeat or comma-separate; * for any)", collectList),
+      .option("--allowed-origins <origins>", "browser origins to answer besides loopback pages, e.g. https://agent.example.com (repeat or comma-separate; * for any)", collectList)
+      .option("--bench-results <files>", "bench report files (bench-out/NAME/results.json) the inspector's benchmark viewer lists (repeat or comma-separate)", collectList)
+      .option("--open-ui", "print the inspector's URL (/ui/) on a line of its own once listening (ramem ui does)"),
   ).action(async (opts: ServeOptions) =>
     runAction(opts.json, async () => {
       const memory = await openFromOptions(opts);
@@ -61,14 +68,20 @@ export function serveCommand(): Command {
           allowedHosts: opts.allowedHosts ?? [],
           allowedOrigins: opts.allowedOrigins ?? [],
           ...(opts.open ? { open: true } : {}),
+          ...(opts.benchResults?.length ? { benchResults: opts.benchResults.map((f) => resolve(f)) } : {}),
         });
       } catch (err) {
         await keys.close();
         await memory.close();
         throw err;
       }
-      const line = { url: server.url, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };
-      cliOut(opts.json ? `${JSON.stringify(line)}\n` : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json; MCP: ${server.url}/mcp)\n`);
+      const line = { url: server.url, uiUrl: server.uiUrl, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };
+      cliOut(
+        opts.json
+          ? `${JSON.stringify(line)}\n`
+          : `ramem serving ${memory.store.location} on ${server.url} (OpenAPI: ${server.url}/openapi.json; MCP: ${server.url}/mcp; inspector: ${server.uiUrl})\n` +
+              (opts.openUi || name === "ui" ? `Open the inspector: ${server.uiUrl}${server.open ? "" : " (log in with an API key from ramem keys create)"}\n` : ""),
+      );
       const reason = await waitForShutdown();
       // Clean: no new connections, open ones closed, then the key store and the memory store (SQLite checkpoints its WAL on close).
       await server.close();

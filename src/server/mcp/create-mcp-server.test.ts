@@ -289,6 +289,7 @@ describe("MCP tools (in-process client)", () => {
           ["recall", { namespace: "alpha", query: "" }, /query is empty/],
           ["recall", { namespace: "alpha", query: "x", k: 0 }, /k/],
           ["recall", { namespace: "alpha", query: "x", questionDate: "someday" }, /questionDate/],
+          ["recall", { namespace: "alpha", query: "x", validAt: "someday" }, /validAt/],
           ["ask", { namespace: "alpha" }, /question/],
           ["forget", { namespace: "alpha", what: "everything" }, /what/],
         ];

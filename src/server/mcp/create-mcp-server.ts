@@ -85,10 +85,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     async (args) =>
       guarded(args.namespace, "read", async () => {
         const questionDate = args.questionDate === undefined ? undefined : parseDate(args.questionDate, "questionDate");
+        const validAt = args.validAt === undefined ? undefined : parseDate(args.validAt, "validAt");
         const { hits, frame: induced } = await memory.recall(args.query, {
           namespace: args.namespace,
           k: args.k ?? 10,
           ...(questionDate ? { questionDate } : {}),
+          ...(validAt ? { validAt } : {}),
           ...(args.filter ? { filter: args.filter } : {}),
           ...(args.minScore !== undefined ? { minScore: args.minScore } : {}),
         });

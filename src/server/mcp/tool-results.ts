@@ -74,6 +74,9 @@ export function frameSummary(frame: RecallFrame) {
     aggregates: frame.aggregates?.evidence ?? null,
     currentState: frame.currentState?.evidence ?? null,
     stateSlot: frame.stateSlot ? [...frame.stateSlot.slots] : null,
+    occurrence: frame.occurrence
+      ? { event: frame.occurrence.event, ordinal: frame.occurrence.ordinal, episode: frame.occurrence.episodeId, occurrences: frame.occurrence.occurrences.length, confidence: frame.occurrence.confidence }
+      : null,
     notes: [...frame.notes],
   };
 }

@@ -71,6 +71,7 @@ export const recallInput = {
   query: z.string().trim().min(1, "the query is empty").max(4000).describe('What to remember, as a question or topic: "When did Caroline go to the support group?"'),
   k: z.number().int().min(1).max(MAX_RECALL_K).optional().describe("How many memories to return (default 10)."),
   questionDate: date('When the question is asked; grounds "last year", "two weeks ago". Default: read against the namespace\'s history').optional(),
+  validAt: date("The instant whose state you want (where someone lived, their job then): statements valid then come first, superseded or later ones last.").optional(),
   filter: z
     .record(z.string(), z.unknown())
     .optional()
@@ -147,6 +148,8 @@ const FrameSummary = z.object({
   currentState: z.string().nullable(),
   /** The state slot the query asks about (residence, job, partner, …), answered from its statements valid at the asked time. */
   stateSlot: z.array(z.string()).nullable(),
+  /** Which occurrence of a repeated event the query asks about ("her second trip to Japan"): the episode (session id) picked, or null. */
+  occurrence: z.object({ event: z.string(), ordinal: z.number(), episode: z.string().nullable(), occurrences: z.number(), confidence: z.number() }).nullable(),
   notes: z.array(z.string()),
 });
 

@@ -264,6 +264,16 @@ describe("REST API: every endpoint", () => {
     const validity = await t.call("GET", `/v1/namespaces/garden/memories/${lisbon}/validity`, { key });
     assert.equal(validity.status, 200, validity.text);
     assert.deepEqual([validity.body.validity.supersededBy, validity.body.validity.origin], [porto, "user"]);
+    // validAt: the state valid at an instant; the statement superseded by then goes last and says by what.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const atTomorrow = await t.call("POST", "/v1/namespaces/garden/recall", { key, json: { query: "Where do I live?", k: 20, validAt: tomorrow } });
+    assert.equal(atTomorrow.status, 200, atTomorrow.text);
+    const order = atTomorrow.body.hits.map((h: { unit: { id: string } }) => h.unit.id);
+    assert.ok(order.indexOf(porto) >= 0 && order.indexOf(porto) < order.indexOf(lisbon), order.join(" "));
+    assert.match(atTomorrow.body.hits[order.indexOf(lisbon)].reasons.join(" "), new RegExp(`superseded .*by ${porto}`));
+    const badInstant = await t.call("POST", "/v1/namespaces/garden/recall", { key, json: { query: "Where do I live?", validAt: "last spring" } });
+    assert.equal(badInstant.status, 400, badInstant.text);
+    assert.match(badInstant.text, /validAt/);
     const cycle = await t.call("PUT", `/v1/namespaces/garden/memories/${porto}/supersession`, { key, json: { supersededBy: lisbon } });
     assert.equal(cycle.status, 409, cycle.text);
     assert.equal(cycle.body.code, "CYCLIC_SUPERSESSION");

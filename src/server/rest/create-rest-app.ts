@@ -9,6 +9,7 @@ import { authMiddleware, authorize, type AuthEnv } from "../auth/middleware.js";
 import { problemOf, problemResponse, validationProblem } from "./problem.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IMPORT_BYTES, type RestApp, type RestDeps } from "./rest-deps.js";
 import { registerHealthRoutes } from "./routes/health-routes.js";
+import { registerInspectorRoutes } from "./routes/inspector-routes.js";
 import { registerMemoryRoutes } from "./routes/memory-routes.js";
 import { registerNamespaceRoutes } from "./routes/namespace-routes.js";
 import { registerPortabilityRoutes } from "./routes/portability-routes.js";
@@ -67,6 +68,7 @@ export function createRestApp(deps: RestDeps): RestApp {
   registerMemoryRoutes(app, deps);
   registerRecallRoutes(app, deps);
   registerPortabilityRoutes(app, deps);
+  registerInspectorRoutes(app, deps);
   return app;
 }
 
@@ -77,7 +79,7 @@ export function createRestApp(deps: RestDeps): RestApp {
  */
 export function roleFor(method: string, path: string): Role {
   if (method === "GET" || method === "HEAD") return "read";
-  if (method === "POST" && /\/(recall|ask)$/.test(path)) return "read";
+  if (method === "POST" && /\/(recall|ask|recall\/explain)$/.test(path)) return "read";
   if (method === "DELETE" && /^\/v1\/namespaces\/[^/]+\/?$/.test(path)) return "admin";
   return "write";
 }

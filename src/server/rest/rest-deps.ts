@@ -16,6 +16,8 @@ export interface RestDeps {
   maxBodyBytes?: number;
   /** Body limit of POST .../import (a whole namespace). Default 64 MiB. */
   maxImportBytes?: number;
+  /** Bench report files (bench-out/NAME/results.json) the inspector's benchmark viewer may open: GET /v1/bench-results. */
+  benchResults?: readonly string[];
 }
 
 export type RestApp = OpenAPIHono<AuthEnv>;

@@ -151,6 +151,7 @@ export const RecallInput = z
     query: z.string().trim().min(1, "the query is empty").max(4000),
     k: z.number().int().min(1).max(100).default(10),
     questionDate: Iso.optional().meta({ description: "When the question is asked; grounds 'last year'." }),
+    validAt: Iso.optional().meta({ description: "The instant whose state you want: statements valid then rank first, the others (not yet or no longer valid) last, each hit saying why." }),
     contentOnly: z.boolean().default(false).meta({ description: "Skip the recall frame: the plain content ranking." }),
     llmFrame: LlmFrameFlag,
     filter: FilterJson.optional(),
@@ -206,6 +207,10 @@ export const ListQuery = z.strictObject({
   filter: z.string().max(16_000).optional().meta({ description: "A filter as JSON (the language of recall's filter), URL-encoded" }),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
+  validity: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "true: each unit that states a state carries its derived validity (valid from/to, what superseded it), as recall hits do" }),
 });
 
 export const MemoryList = z
@@ -243,3 +248,50 @@ export const Stats = z
   .meta({ id: "NamespaceStats" });
 
 export const ImportResult = z.object({ namespace: z.string(), sessions: z.number().int(), units: z.number().int() }).meta({ id: "ImportResult" });
+
+export const WhoAmI = z
+  .object({
+    role: z.enum(["read", "write", "admin"]),
+    namespaces: z.union([z.literal("all"), z.array(z.string())]).meta({ description: '"all" only for the local principal of an open server' }),
+    keyName: z.string().nullable(),
+    open: z.boolean().meta({ description: "True when the server answered without a key (open mode on loopback)" }),
+  })
+  .meta({ id: "WhoAmI" });
+
+export const ExplainInput = RecallInput.pick({ query: true, k: true, questionDate: true, validAt: true })
+  .extend({ maxTokens: z.number().int().min(50).max(100_000).default(1500).meta({ description: "Token budget of the evidence pack, as ask uses it" }) })
+  .meta({ id: "ExplainInput" });
+
+export const FrameConditionExplained = z
+  .object({
+    name: z.enum(["time", "participants", "location", "entities", "role", "occurrence"]),
+    value: z.string().meta({ description: "What the condition asks for, for humans (a window, names, a role)" }),
+    evidence: z.string(),
+    confidence: z.number(),
+    note: z.string(),
+    active: z.boolean(),
+    why: z.string().meta({ description: "Why it is or is not used to rank" }),
+  })
+  .meta({ id: "FrameConditionExplained" });
+
+export const ExplainResult = z
+  .object({
+    namespace: z.string(),
+    query: z.string(),
+    questionDate: z.string().nullable(),
+    frame: RecallFrame.nullable(),
+    conditions: z.array(FrameConditionExplained),
+    cues: z.array(z.string()).meta({ description: "What the frame read that is no condition (answer kind, aggregation, current state), and its notes" }),
+    contextValidIds: z.array(z.string()).meta({ description: "The hits in C_ctx (ranked first for their context); the other hits are C_content" }),
+    hits: z.array(RecallHit),
+    contentOnly: z.array(RecallHit).meta({ description: "The same query ranked on content alone (no frame), for comparison" }),
+    evidence: z.object({ text: z.string(), tokens: z.number().int(), unitIds: z.array(z.string()), dropped: z.number().int() }),
+    tookMs: z.number(),
+  })
+  .meta({ id: "ExplainResult" });
+
+export const BenchResultsList = z
+  .object({ files: z.array(z.object({ id: z.number().int(), path: z.string() })).meta({ description: "The files the server was started with (ramem serve --bench-results)" }) })
+  .meta({ id: "BenchResultsList" });
+
+export const BenchResultsParam = z.object({ id: z.coerce.number().int().min(0).meta({ param: { name: "id", in: "path" }, example: 0 }) });

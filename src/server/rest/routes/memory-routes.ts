@@ -9,6 +9,7 @@ import { actorOf } from "../../auth/principal.js";
 import { parseFilter } from "../../../model/memory-filter.js";
 import { parseJson } from "../../../formats/shared.js";
 import { echoValue } from "../../../model/echo-value.js";
+import { namespaceValidity } from "../../../anchoring/namespace-validity.js";
 
 const listMemories = createRoute({
   method: "get",
@@ -102,7 +103,10 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
       ...(q.to ? { to: q.to } : {}),
       ...(where ? { where } : {}),
     };
-    const [memories, total] = await Promise.all([memory.store.listUnits(ns, { ...filter, limit: q.limit, offset: q.offset }), memory.store.countUnits(ns, filter)]);
+    const [listed, total] = await Promise.all([memory.store.listUnits(ns, { ...filter, limit: q.limit, offset: q.offset }), memory.store.countUnits(ns, filter)]);
+    // Derived once per namespace and cached while its sessions are unchanged (namespaceValidity), as recall does.
+    const validity = q.validity === "true" ? (await namespaceValidity(memory.store, ns, await memory.store.listSessions(ns))).validity : null;
+    const memories = validity ? listed.map((u) => (validity.has(u.id) ? { ...u, validity: validity.get(u.id)! } : u)) : listed;
     return c.json({ namespace: ns, memories, total, limit: q.limit, offset: q.offset }, 200);
   });
 

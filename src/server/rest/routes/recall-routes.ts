@@ -40,6 +40,7 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
       ...(body.filter ? { filter: body.filter } : {}),
       ...(body.minScore !== undefined ? { minScore: body.minScore } : {}),
       ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
+      ...(body.validAt ? { validAt: new Date(body.validAt).toISOString() } : {}),
       ...(body.contentOnly ? { switches: CONTENT_ONLY } : {}),
       ...(body.llmFrame ? { llmFrame: true } : {}),
     });

@@ -1,0 +1,32 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { findOccurrenceCue } from "./occurrence-cue.js";
+
+test("occurrence cues: an ordinal in front of the event it counts", () => {
+  assert.deepEqual(findOccurrenceCue("What did Ines watch on her first trip to Japan?"), { ordinal: 1, event: "trip to Japan", evidence: "her first trip to Japan" });
+  assert.equal(findOccurrenceCue("Where did Lukas run his second race?")?.ordinal, 2);
+  assert.equal(findOccurrenceCue("What was Lukas's time in his most recent race?")?.ordinal, -1);
+  assert.equal(findOccurrenceCue("What happened at Dmitri's second job interview?")?.event, "job interview");
+  assert.deepEqual(findOccurrenceCue("How did Mei place the last time she swam at Sentosa?"), { ordinal: -1, event: "she swam at Sentosa", evidence: "the last time she swam at Sentosa" });
+  // The words that end the event phrase are the rest of the question.
+  assert.equal(findOccurrenceCue("What is Joanna's third screenplay about?")?.event, "screenplay");
+  assert.equal(findOccurrenceCue("What happened to Clara at the first concert she mentioned?")?.event, "concert");
+});
+
+test("occurrence cues: 'after her first' asks for the next one", () => {
+  assert.equal(findOccurrenceCue("Did Hana go back to Jeju after her first trip, and what did she do there?")?.ordinal, 2);
+});
+
+test("occurrence cues: no cue where the ordinal orders no event", () => {
+  for (const q of [
+    "Which did I do first, the marathon or the triathlon?",
+    "When did Caroline first go to the support group?",
+    "Where was Calvin located in the last week of October 2023?",
+    "How many pieces of jewelry did I acquire in the last two months?",
+    "Can you remind me of what we said in our previous conversation about binaural beats?",
+    "How long has Nate had his first two turtles?",
+    "How many months lapsed between Sam's first and second doctor's appointment?",
+    "What did John prepare for the first time in the cooking class?",
+  ])
+    assert.equal(findOccurrenceCue(q), null, q);
+});
