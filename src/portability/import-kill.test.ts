@@ -32,7 +32,7 @@ interface Run {
  */
 async function bundleChild(): Promise<string> {
   const outfile = join(ROOT, "node_modules", ".cache", "ramem-tests", `import-child-${process.pid}.mjs`);
-  await build({ entryPoints: [join(ROOT, "src/portability/testing/import-child.ts")], bundle: true, platform: "node", format: "esm", external: ["better-sqlite3", "sqlite-vec"], outfile, logLevel: "warning" });
+  await build({ entryPoints: [join(ROOT, "src/portability/testing/import-child.ts")], bundle: true, platform: "node", format: "esm", external: ["better-sqlite3", "sqlite-vec", "hnswlib-node"], outfile, logLevel: "warning" });
   return outfile;
 }
 

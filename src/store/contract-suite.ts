@@ -15,11 +15,20 @@ import {
   seededVector,
 } from "./testing/make-unit.js";
 
+export interface ContractSuiteOptions {
+  /**
+   * A fresh store of the same dialect whose dense search goes through its
+   * approximate index at any namespace size: it must agree with the exact
+   * store up to recall, and see every write at once.
+   */
+  openApproximate?: () => Promise<MemoryStore>;
+}
+
 /**
  * The behaviour every MemoryStore dialect must show. `open` must return a
  * fresh, empty store on each call; each test closes the store it opened.
  */
-export function runStoreContractSuite(name: string, open: () => Promise<MemoryStore>): void {
+export function runStoreContractSuite(name: string, open: () => Promise<MemoryStore>, suiteOptions: ContractSuiteOptions = {}): void {
   async function withStore(fn: (store: MemoryStore) => Promise<void>, bind = true): Promise<void> {
     const store = await open();
     try {
@@ -650,6 +659,68 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
     });
 
     runWritesContractSuite((fn) => withStore(fn));
+
+    const openApproximate = suiteOptions.openApproximate;
+    if (openApproximate) {
+      describe("approximate dense search (a namespace above the index threshold)", () => {
+        /** Six sessions of 50 units in ns-a, and one session of ns-b with the same vectors. */
+        async function fill(store: MemoryStore): Promise<void> {
+          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+          for (let i = 0; i < 6; i++) {
+            const s = makeSession({ id: `s${i}`, startTime: `2023-05-0${i + 1}T10:00:00Z` });
+            await store.replaceSession(s, `h${i}`, makeRecords(s, 50));
+          }
+          const b = makeSession({ namespace: "ns-b", id: "s0" });
+          await store.replaceSession(b, "h", makeRecords(makeSession({ id: "s0" }), 50).map((r, j) => ({ unit: { ...r.unit, id: `b-${j}`, namespace: "ns-b" }, embedding: r.embedding })));
+        }
+
+        it("agrees with the exact search up to recall (≥ 0.95 of the exact top 20), inside the namespace", async () => {
+          const exact = await open();
+          const approximate = await openApproximate();
+          try {
+            await fill(exact);
+            await fill(approximate);
+            let overlap = 0;
+            for (let q = 0; q < 20; q++) {
+              const v = seededVector(`query-${q}`);
+              const want = new Set(ids(await exact.searchDense("ns-a", v, 20)));
+              const got = await approximate.searchDense("ns-a", v, 20);
+              assert.equal(got.length, 20);
+              assert.ok(got.every((h) => !h.id.startsWith("b-")), "a hit of another namespace");
+              assert.deepEqual(got.map((h) => h.rank), Array.from({ length: 20 }, (_, i) => i + 1));
+              overlap += got.filter((h) => want.has(h.id)).length / 20;
+            }
+            assert.ok(overlap / 20 >= 0.95, `recall@20 against exact ${overlap / 20}`);
+            // Asked for more than the namespace holds: every unit, as the exact search returns.
+            assert.equal((await approximate.searchDense("ns-b", seededVector("q"), 80)).length, 50);
+          } finally {
+            await exact.close();
+            await approximate.close();
+          }
+        });
+
+        it("sees a unit written after the index was built at once, and never returns a deleted one", async () => {
+          const store = await openApproximate();
+          try {
+            await fill(store);
+            const v = seededVector("new-one");
+            await store.searchDense("ns-a", v, 10);
+            const s = makeSession({ id: "late", startTime: "2023-06-01T10:00:00Z" });
+            await store.replaceSession(s, "h", [makeRecord(s, 0, { id: "late-0", embedding: v })]);
+            assert.equal((await store.searchDense("ns-a", v, 10))[0]!.id, "late-0");
+            assert.equal(await store.deleteUnit("ns-a", "late-0"), true);
+            const after = await store.searchDense("ns-a", v, 10);
+            assert.equal(after.length, 10);
+            assert.ok(!ids(after).includes("late-0"));
+            await store.deleteSession("ns-a", "s0");
+            const left = new Set(ids(await store.listUnits("ns-a")));
+            for (const h of await store.searchDense("ns-a", v, 100)) assert.ok(left.has(h.id), `${h.id} was deleted`);
+          } finally {
+            await store.close();
+          }
+        });
+      });
+    }
 
     describe("historyRange", () => {
       it("spans the earliest session start to the latest session end", async () => {

@@ -20,6 +20,7 @@ import { runStatesBench } from "../../bench/states/run-states.js";
 import { statesTables, writeStatesReport } from "../../bench/report/states-report.js";
 import { parsePositiveInt, runAction } from "../shared.js";
 import { cliOut } from "../io.js";
+import { benchScaleCommand } from "./bench-scale.js";
 
 interface BenchCliOptions {
   data: string;
@@ -294,5 +295,6 @@ export function benchCommand(): Command {
         }),
       ),
   );
+  bench.addCommand(benchScaleCommand());
   return bench;
 }

@@ -23,7 +23,7 @@ const isCode = (code: string) => (e: unknown) => {
 describeWithPostgres("postgres store", (url) => {
   const fresh = (o: PostgresStoreOptions = {}) => openPostgresStore(url, { schema: uniqueSchema(), dropSchemaOnClose: true, maxConnections: 2, ...o });
 
-  runStoreContractSuite("postgres", () => fresh());
+  runStoreContractSuite("postgres", () => fresh(), { openApproximate: () => fresh({ exactSearchMaxUnits: 0 }) });
   // The same suite with every dense search forced through the HNSW path (its guards included).
   runStoreContractSuite("postgres (HNSW path)", () => fresh({ exactSearchMaxUnits: 0 }));
   // Both lexical channels honour the contract.
@@ -365,5 +365,42 @@ describeWithPostgres("postgres store", (url) => {
       );
       assert.deepEqual(await store.searchLexical(s.namespace, ["volc*"], 10), []);
     });
+  });
+
+  it("namespace_stats (BM25's N and average length) stays equal to the namespace's units through every kind of write", async () => {
+    const schema = uniqueSchema();
+    const store = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    const check = async () => {
+      const { rows } = await raw.query<{ same: boolean }>(
+        `SELECT coalesce((SELECT units FROM namespace_stats WHERE namespace = 'ns-a'), 0) = (SELECT count(*) FROM units WHERE namespace = 'ns-a')
+            AND coalesce((SELECT doc_len_sum FROM namespace_stats WHERE namespace = 'ns-a'), 0) = (SELECT coalesce(sum(doc_len), 0) FROM units WHERE namespace = 'ns-a') AS same`,
+      );
+      assert.equal(rows[0]!.same, true);
+    };
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s = makeSession();
+      await store.replaceSession(s, "h1", makeRecords(s, 5));
+      await check();
+      await store.replaceSession(s, "h2", makeRecords(s, 3));
+      await check();
+      await store.appendUnits(s, "h3", [makeRecord(s, 7, { content: "a much longer turn about volcano hikes at dawn with friends" })], { expectedHash: "h2" });
+      await check();
+      const [first] = await store.listUnits("ns-a");
+      await store.updateUnits("ns-a", s.id, "h4", [{ unit: { ...first!, content: "short" }, embedding: seededVector("x") }], { expectedHash: "h3" });
+      await check();
+      await store.deleteUnit("ns-a", first!.id);
+      await check();
+      await store.deleteSession("ns-a", s.id);
+      await check();
+      await store.replaceSession(s, "h5", makeRecords(s, 2));
+      await store.deleteNamespace("ns-a");
+      await check();
+    } finally {
+      await raw.end();
+      await store.close();
+    }
   });
 });

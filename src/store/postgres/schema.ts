@@ -2,7 +2,7 @@ import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
@@ -135,6 +135,43 @@ const MIGRATIONS: readonly string[] = [
     RETURN round(extract(epoch FROM (t::timestamp AT TIME ZONE 'UTC')) * 1000);
   EXCEPTION WHEN others THEN RETURN NULL;
   END $fn$;
+  `,
+  // 5: BM25's per-namespace statistics (unit count, summed doc_len) kept by
+  // statement-level triggers on units, so a search reads one row instead of
+  // aggregating the namespace's units on every query.
+  `
+  CREATE TABLE namespace_stats (
+    namespace   text   NOT NULL PRIMARY KEY,
+    units       bigint NOT NULL,
+    doc_len_sum bigint NOT NULL
+  );
+  INSERT INTO namespace_stats SELECT namespace, count(*), coalesce(sum(doc_len), 0) FROM units GROUP BY namespace;
+  CREATE FUNCTION ramem_stats_add() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    INSERT INTO namespace_stats AS s (namespace, units, doc_len_sum)
+      SELECT namespace, count(*), coalesce(sum(doc_len), 0) FROM added GROUP BY namespace
+    ON CONFLICT (namespace) DO UPDATE SET units = s.units + excluded.units, doc_len_sum = s.doc_len_sum + excluded.doc_len_sum;
+    RETURN NULL;
+  END $fn$;
+  CREATE FUNCTION ramem_stats_remove() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    UPDATE namespace_stats s SET units = s.units - r.n, doc_len_sum = s.doc_len_sum - r.len
+      FROM (SELECT namespace, count(*) AS n, coalesce(sum(doc_len), 0) AS len FROM removed GROUP BY namespace) r
+      WHERE s.namespace = r.namespace;
+    RETURN NULL;
+  END $fn$;
+  CREATE FUNCTION ramem_stats_change() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    UPDATE namespace_stats s SET doc_len_sum = s.doc_len_sum + d.delta
+      FROM (SELECT namespace, sum(len) AS delta FROM (
+              SELECT namespace, doc_len AS len FROM added UNION ALL SELECT namespace, -doc_len FROM removed) x
+            GROUP BY namespace) d
+      WHERE s.namespace = d.namespace;
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER units_stats_insert AFTER INSERT ON units REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ramem_stats_add();
+  CREATE TRIGGER units_stats_delete AFTER DELETE ON units REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_stats_remove();
+  CREATE TRIGGER units_stats_update AFTER UPDATE ON units REFERENCING NEW TABLE AS added OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_stats_change();
   `,
 ];
 

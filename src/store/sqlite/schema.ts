@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { RamemError } from "../../model/errors.js";
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * Migration i brings a database from version i to i + 1. Append, never edit:
@@ -85,6 +85,30 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX unit_history_ns_unit ON unit_history (namespace, unit_id, rowid);
   CREATE INDEX unit_history_ns_session ON unit_history (namespace, session_id);
   `,
+  // 3: lexical search is restricted to the namespace inside FTS5 (ns_key, a
+  // token per namespace, matched with a column filter) instead of matching
+  // across the file and filtering afterwards; vec_log records every vector
+  // added or removed, in the write's transaction, so an approximate index
+  // (dense-index.ts) can tell which changes it has not applied; store_id
+  // tells this file's index files from another's.
+  `
+  CREATE VIRTUAL TABLE fts_v3 USING fts5(
+    content, cue, namespace UNINDEXED, ns_key,
+    tokenize = 'porter unicode61'
+  );
+  INSERT INTO fts_v3 (rowid, content, cue, namespace, ns_key) SELECT rowid, content, cue, namespace, 'n' || hex(namespace) FROM fts;
+  DROP TABLE fts;
+  ALTER TABLE fts_v3 RENAME TO fts;
+
+  CREATE TABLE vec_log (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace  TEXT    NOT NULL,
+    unit_rowid INTEGER NOT NULL,
+    added      INTEGER NOT NULL
+  );
+  CREATE INDEX vec_log_ns_seq ON vec_log (namespace, seq);
+  INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16)))) ON CONFLICT (key) DO NOTHING;
+  `,
 ];
 
 function currentVersion(db: Database.Database): number {
@@ -134,4 +158,11 @@ export function checkReadable(db: Database.Database, location: string): void {
     });
   }
   checkNotNewer(version, location);
+  // A read-only handle cannot migrate, and the searches need the current layout (the namespace token in FTS, the vector log).
+  if (version < SCHEMA_VERSION) {
+    throw new RamemError("STORE_NEEDS_UPGRADE", `store schema version ${version} is older than this ramem's (${SCHEMA_VERSION}) and a read-only handle cannot upgrade it`, {
+      where: location,
+      hint: "open it once without --readonly (e.g. ramem stats --db FILE upgrades it), then read-only again",
+    });
+  }
 }

@@ -15,8 +15,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const freshPath = () => join(dir, `store-${process.pid}-${n++}.db`);
 
-runStoreContractSuite("sqlite (file)", () => openSqliteStore(freshPath()));
+runStoreContractSuite("sqlite (file)", () => openSqliteStore(freshPath()), { openApproximate: () => openSqliteStore(freshPath(), { annMinUnits: 1 }) });
 runStoreContractSuite("sqlite (:memory:)", () => openSqliteStore(":memory:"));
+// Every namespace above the threshold: each dense search is answered by the HNSW index (dense-index.ts), persisted beside the file.
+runStoreContractSuite("sqlite (ANN path)", () => openSqliteStore(freshPath(), { annMinUnits: 1 }));
 
 describe("sqlite store specifics", () => {
   it("migrates a version-1 file: its units read as before, with the session row's span", async () => {

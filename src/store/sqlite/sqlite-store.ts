@@ -30,6 +30,8 @@ import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../sessio
 import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
+import { ANN_MIN_UNITS, SqliteDenseIndexes } from "./dense-index.js";
+import { stemmer } from "stemmer";
 
 export interface SqliteStoreOptions {
   readonly?: boolean;
@@ -37,6 +39,8 @@ export interface SqliteStoreOptions {
   mustExist?: boolean;
   /** How long a writer waits for another process's lock, in ms. */
   busyTimeoutMs?: number;
+  /** Namespaces with at least this many units are searched through an HNSW index (default ANN_MIN_UNITS); tests set it low. */
+  annMinUnits?: number;
 }
 
 /** sqlite-vec refuses a KNN `k` above this. */
@@ -58,6 +62,39 @@ export function toFtsQuery(terms: readonly string[]): string | null {
   return parts.length ? parts.join(" OR ") : null;
 }
 
+/** The namespace's one FTS5 token (column ns_key): hex keeps any name one token, so no namespace's token is another's. */
+export const namespaceToken = (namespace: string): string => `n${Buffer.from(namespace).toString("hex").toUpperCase()}`;
+
+/**
+ * The terms, matched in content and cue only, of the units of one namespace:
+ * the namespace's token is ANDed inside the index, so FTS5 never walks
+ * another namespace's postings past what the AND skips over. The ns_key
+ * column has weight 0 in bm25(), but FTS5 counts a row's length over every
+ * indexed column, so each unit reads one token longer than before schema 3:
+ * LoCoMo Recall@10 moved by +0.002 (README › Numbers › Scale).
+ */
+function namespaceFtsQuery(namespace: string, terms: string): string {
+  return `ns_key : "${namespaceToken(namespace)}" AND {content cue} : (${terms})`;
+}
+
+/**
+ * From this namespace size on, lexical search leaves out terms that bm25
+ * weighs ~0 (informativeTerms): where their postings start to cost more than
+ * the rest of a recall (measured on the scale bench: ~60 ms of a 10k
+ * namespace's recall is its owner's name).
+ */
+export const LEXICAL_PRUNE_MIN_UNITS = 5_000;
+
+/** bm25 weights per column: content, cue, namespace (unindexed), ns_key. */
+const BM25 = "bm25(fts, 1.0, 0.5, 0.0, 0.0)";
+
+/** What listSessions and historyRange read, kept per namespace until a write. */
+interface NamespaceCache {
+  sessions?: StoredSession[];
+  range?: { start: string; end: string } | null;
+  units?: number;
+}
+
 function clampLimit(limit: number | undefined, fallback: number): number {
   if (limit === undefined || !Number.isFinite(limit)) return fallback;
   return Math.max(0, Math.floor(limit));
@@ -71,11 +108,19 @@ class SqliteStore implements MemoryStore {
   private readonly readonly: boolean;
   private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
+  private readonly dense: SqliteDenseIndexes;
+  private readonly cached = new Map<string, NamespaceCache>();
+  /** PRAGMA data_version when `cached` was last known valid: it changes when another connection commits. */
+  private cachedAt = -1;
+  /** The file's unit count and terms' document counts (FTS5's own statistics, for bm25's idf), cleared with `cached`. */
+  private termStats: { rows?: number; docs: Map<string, number> } = { docs: new Map() };
 
-  private constructor(db: Database.Database, location: string, readonly: boolean) {
+  private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number) {
     this.db = db;
     this.location = location;
     this.readonly = readonly;
+    const persisted = readonly || location === ":memory:" || location === "" ? null : SqliteDenseIndexes.dirFor(location);
+    this.dense = new SqliteDenseIndexes(db, persisted, annMinUnits);
   }
 
   static open(path: string, opts: SqliteStoreOptions): SqliteStore {
@@ -111,11 +156,13 @@ class SqliteStore implements MemoryStore {
         migrate(db, path);
         secureDeleteFts(db);
       }
+      // Per connection (temp): the terms' document counts, read by searchLexical.
+      db.exec("CREATE VIRTUAL TABLE temp.fts_vocab USING fts5vocab(main, fts, 'row')");
     } catch (err) {
       db.close();
       throw err;
     }
-    return new SqliteStore(db, path, readonly);
+    return new SqliteStore(db, path, readonly, opts.annMinUnits ?? ANN_MIN_UNITS);
   }
 
   // Statements are prepared lazily: the vec table only exists after bindEmbedder,
@@ -178,10 +225,71 @@ class SqliteStore implements MemoryStore {
     return r ? toStoredSession(r) : null;
   }
 
+  /**
+   * The namespace's cache entry, emptied when anything committed since it
+   * was filled: this handle's writes clear it themselves (forget()), another
+   * process's show in data_version.
+   */
+  private cacheOf(namespace: string): NamespaceCache {
+    const version = Number(this.db.pragma("data_version", { simple: true }));
+    if (version !== this.cachedAt) {
+      this.cached.clear();
+      this.termStats = { docs: new Map() };
+      this.cachedAt = version;
+    }
+    let entry = this.cached.get(namespace);
+    if (!entry) this.cached.set(namespace, (entry = {}));
+    return entry;
+  }
+
+  /** Called inside every write: the caches of the namespace (all of them when it is not known) are dropped. */
+  private forget(namespace?: string): void {
+    if (namespace === undefined) this.cached.clear();
+    else this.cached.delete(namespace);
+    this.termStats = { docs: new Map() };
+  }
+
+  /**
+   * The terms without those found in at least half of the file's units.
+   * FTS5's bm25 gives such a term an idf of 1e-6 (its log is ≤ 0), so it adds
+   * at most ~2e-6 to a unit's score, yet scoring it means walking and scoring
+   * every posting: a speaker's name is in every unit they said ("Alice: …"),
+   * which at 100k units is most of a search's time. Without it, units that
+   * only it matched leave the lexical list (they ranked by noise) and the
+   * near-ties it broke fall to rowid. Document counts come from fts5vocab by
+   * the term's porter stem; a stem FTS5 spells otherwise is not found and the
+   * term is kept. All terms that common: the query is left as it is. Only in
+   * namespaces of LEXICAL_PRUNE_MIN_UNITS units or more: below, lexical
+   * results are exactly FTS5's (LoCoMo's namespaces hold 300–700 units).
+   */
+  private informativeTerms(namespace: string, terms: readonly string[]): readonly string[] {
+    const entry = this.cacheOf(namespace);
+    entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
+    if (entry.units < Math.min(LEXICAL_PRUNE_MIN_UNITS, this.annMinUnits)) return terms;
+    const stats = this.termStats;
+    stats.rows ??= Number(this.stmt("SELECT count(*) FROM units").pluck().get());
+    const rows = stats.rows;
+    const docsOf = (term: string): number => {
+      let docs = stats.docs.get(term);
+      if (docs === undefined) {
+        docs = Number((this.stmt("SELECT doc FROM temp.fts_vocab WHERE term = ?").pluck().get(stemmer(term.toLowerCase())) as number | undefined) ?? 0);
+        stats.docs.set(term, docs);
+      }
+      return docs;
+    };
+    const kept = terms.filter((t) => !(rows > 0 && /^[\p{L}\p{N}]+$/u.test(t) && 2 * docsOf(t) >= rows));
+    return kept.length ? kept : terms;
+  }
+
+  /** Recall reads the session list on every query: it is read from the file once per change of the namespace. Callers get their own array. */
   async listSessions(namespace: string): Promise<StoredSession[]> {
     this.assertOpen();
-    const rows = this.stmt("SELECT * FROM sessions WHERE namespace = ? ORDER BY start_ms, id").all(namespace) as SessionRow[];
-    return rows.map(toStoredSession);
+    const entry = this.cacheOf(namespace);
+    if (!entry.sessions) {
+      const rows = this.stmt("SELECT * FROM sessions WHERE namespace = ? ORDER BY start_ms, id").all(namespace) as SessionRow[];
+      entry.sessions = rows.map(toStoredSession);
+    }
+    return entry.sessions.map((s) => ({ ...s, participants: [...s.participants], ...(s.metadata ? { metadata: structuredClone(s.metadata) } : {}) }));
   }
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
@@ -208,6 +316,7 @@ class SqliteStore implements MemoryStore {
   /** Runs `write` in a BEGIN IMMEDIATE transaction; driver failures become RamemErrors naming `where`. */
   private inWriteTransaction(where: string, write: () => void): void {
     try {
+      this.forget();
       this.db.transaction(write).immediate();
     } catch (cause) {
       if (cause instanceof RamemError) throw cause;
@@ -269,8 +378,14 @@ class SqliteStore implements MemoryStore {
     ).run(namespace, u.id, sessionId, seq, participants, unitBody(u), metadataColumn(u), times.createdAt, Date.parse(times.createdAt), times.updatedAt, Date.parse(times.updatedAt));
     // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
     const rowid = BigInt(info.lastInsertRowid);
-    this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace);
+    this.stmt("INSERT INTO fts (rowid, content, cue, namespace, ns_key) VALUES (?, ?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace, namespaceToken(namespace));
     this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)").run(rowid, namespace, embedding);
+    this.logVector(namespace, rowid, true);
+  }
+
+  /** In the write's transaction: what an approximate index has to apply (dense-index.ts). */
+  private logVector(namespace: string, rowid: bigint, added: boolean): void {
+    this.stmt("INSERT INTO vec_log (namespace, unit_rowid, added) VALUES (?, ?, ?)").run(namespace, rowid, added ? 1 : 0);
   }
 
   private recordHistory(namespace: string, unitId: string, sessionId: string, event: UnitHistoryEvent["event"], stamp: ChangeStamp, text: string | null, previous: string | null): void {
@@ -368,9 +483,11 @@ class SqliteStore implements MemoryStore {
           rowid,
         );
         this.stmt("DELETE FROM fts WHERE rowid = ?").run(rowid);
-        this.stmt("INSERT INTO fts (rowid, content, cue, namespace) VALUES (?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace);
+        this.stmt("INSERT INTO fts (rowid, content, cue, namespace, ns_key) VALUES (?, ?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace, namespaceToken(namespace));
         this.stmt("DELETE FROM vec WHERE rowid = ?").run(rowid);
         this.stmt("INSERT INTO vec (rowid, namespace, embedding) VALUES (?, ?, ?)").run(rowid, namespace, embedding);
+        // Same rowid, new vector: the index replaces the point.
+        this.logVector(namespace, rowid, true);
         if (times.event) this.recordHistory(namespace, u.id, sessionId, "updated", stamp, u.content, row.content);
       }
       this.stmt("UPDATE sessions SET content_hash = ? WHERE namespace = ? AND id = ?").run(contentHash, namespace, sessionId);
@@ -386,7 +503,7 @@ class SqliteStore implements MemoryStore {
   }
 
   /** Rowids are fetched first: a vec0 DELETE with a subquery scans the whole table. */
-  private deleteRows(rowids: readonly (number | bigint)[]): void {
+  private deleteRows(namespace: string, rowids: readonly (number | bigint)[]): void {
     if (!rowids.length) return;
     const delUnit = this.stmt("DELETE FROM units WHERE rowid = ?");
     const delFts = this.stmt("DELETE FROM fts WHERE rowid = ?");
@@ -396,6 +513,7 @@ class SqliteStore implements MemoryStore {
       delFts.run(id);
       delVec?.run(id);
       delUnit.run(id);
+      this.logVector(namespace, id, false);
     }
   }
 
@@ -403,7 +521,7 @@ class SqliteStore implements MemoryStore {
     const rowids = this.stmt("SELECT rowid FROM units WHERE namespace = ? AND session_id = ?")
       .pluck()
       .all(namespace, sessionId) as number[];
-    this.deleteRows(rowids);
+    this.deleteRows(namespace, rowids);
     return rowids.length;
   }
 
@@ -447,10 +565,15 @@ class SqliteStore implements MemoryStore {
     const limit = clampLimit(filter.limit, -1);
     const offset = clampLimit(filter.offset, 0);
     params.push(limit, offset);
+    // One session's units are read through units_ns_session in seq order (recall asks
+    // for them several times per query); ordering by the session's start as well
+    // could let the planner walk the namespace's sessions in time order instead.
+    const order = filter.sessionId !== undefined ? "u.seq" : "s.start_ms, u.session_id, u.seq";
+    const units = filter.sessionId !== undefined ? "units u INDEXED BY units_ns_session JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id" : UNITS_WITH_SESSION;
     // Few distinct filter shapes exist without `where`; with one, each shape is prepared once per handle.
     const rows = this.stmt(
-      `SELECT ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION} WHERE ${where}
-       ORDER BY s.start_ms, u.session_id, u.seq LIMIT ? OFFSET ?`,
+      `SELECT ${UNIT_COLUMNS} FROM ${units} WHERE ${where}
+       ORDER BY ${order} LIMIT ? OFFSET ?`,
     ).all(...params) as UnitRow[];
     return rows.map(toUnit);
   }
@@ -473,17 +596,17 @@ class SqliteStore implements MemoryStore {
 
   async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
-    const query = toFtsQuery(terms);
+    const query = toFtsQuery(this.informativeTerms(namespace, terms));
     const k = clampLimit(limit, 0);
     if (!query || k === 0) return [];
     if (options.where) {
       // Every match is scored first (the MATCH alone, as below), then the filter narrows them inside the same statement.
-      const params: unknown[] = [query, namespace];
+      const params: unknown[] = [namespaceFtsQuery(namespace, query), namespace];
       const filter = sqliteFilter(options.where, params);
       params.push(k);
       const rows = this.stmt(
         `WITH hits AS MATERIALIZED (
-           SELECT rowid, bm25(fts, 1.0, 0.5, 0.0) AS b FROM fts WHERE fts MATCH ? AND namespace = ?
+           SELECT rowid, ${BM25} AS b FROM fts WHERE fts MATCH ? AND namespace = ?
          )
          SELECT u.id AS id, hits.b AS b FROM hits JOIN units u ON u.rowid = hits.rowid JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id
          WHERE ${filter} ORDER BY hits.b, hits.rowid LIMIT ?`,
@@ -494,13 +617,13 @@ class SqliteStore implements MemoryStore {
     // the FTS lookup once per unit row, which is seconds on a large store.
     const rows = this.stmt(
       `WITH hits AS MATERIALIZED (
-         SELECT rowid, bm25(fts, 1.0, 0.5, 0.0) AS b FROM fts
+         SELECT rowid, ${BM25} AS b FROM fts
          WHERE fts MATCH ? AND namespace = ?
          ORDER BY b, rowid LIMIT ?
        )
        SELECT u.id AS id, hits.b AS b FROM hits JOIN units u ON u.rowid = hits.rowid
        ORDER BY hits.b, hits.rowid`,
-    ).all(query, namespace, k) as { id: string; b: number }[];
+    ).all(namespaceFtsQuery(namespace, query), namespace, k) as { id: string; b: number }[];
     return rows.map((r, i) => ({ id: r.id, score: -r.b, rank: i + 1 }));
   }
 
@@ -527,6 +650,10 @@ class SqliteStore implements MemoryStore {
       ).all(...params) as { id: string; d: number }[];
       return rows.map((r, i) => ({ id: r.id, score: 1 - r.d, rank: i + 1 }));
     }
+    if (k <= VEC_MAX_K) {
+      const approximate = this.dense.search(namespace, vector, k, { ...bound, storeId: this.storeId() });
+      if (approximate) return this.idsOfRowids(namespace, approximate);
+    }
     // Above vec0's k cap fall back to an exact scan of the partition, so the
     // contract's min(limit, units) still holds.
     const exact = k > VEC_MAX_K;
@@ -544,9 +671,30 @@ class SqliteStore implements MemoryStore {
     return rows.map((r, i) => ({ id: r.id, score: 1 - r.d, rank: i + 1 }));
   }
 
+  /** The index's hits as units of the namespace, best first; a unit deleted meanwhile is not in the join, so it is never returned. */
+  private idsOfRowids(namespace: string, hits: ReadonlyArray<{ rowid: number; distance: number }>): ScoredUnitId[] {
+    const idOf = new Map(
+      // CROSS JOIN keeps json_each outside: with `rowid IN (…) AND namespace = ?` the planner walked the namespace's index (12 ms at 100k units, against 0.3).
+      (this.stmt("SELECT u.rowid AS rowid, u.id AS id FROM json_each(?) j CROSS JOIN units u ON u.rowid = j.value WHERE u.namespace = ?").all(JSON.stringify(hits.map((h) => h.rowid)), namespace) as Array<{
+        rowid: number;
+        id: string;
+      }>).map((r) => [r.rowid, r.id]),
+    );
+    const sorted = hits.filter((h) => idOf.has(h.rowid)).sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    return sorted.map((h, i) => ({ id: idOf.get(h.rowid)!, score: 1 - h.distance, rank: i + 1 }));
+  }
+
+  private storeIdValue: string | null = null;
+
+  private storeId(): string {
+    this.storeIdValue ??= (this.stmt("SELECT value FROM meta WHERE key = 'store_id'").pluck().get() as string | undefined) ?? "";
+    return this.storeIdValue;
+  }
+
   async deleteUnit(namespace: string, unitId: string, options: WriteOptions = {}): Promise<boolean> {
     this.assertWritable();
     const stamp = stampOrNow(options.change);
+    this.forget(namespace);
     return this.db
       .transaction(() => {
         const row = this.stmt("SELECT rowid, session_id FROM units WHERE namespace = ? AND id = ?").get(namespace, unitId) as
@@ -554,7 +702,7 @@ class SqliteStore implements MemoryStore {
           | undefined;
         if (!row) return false;
         this.recordForgotten(namespace, stamp, { unitId });
-        this.deleteRows([row.rowid]);
+        this.deleteRows(namespace, [row.rowid]);
         this.stmt("UPDATE sessions SET unit_count = unit_count - 1 WHERE namespace = ? AND id = ? AND unit_count > 0").run(
           namespace,
           row.session_id,
@@ -567,6 +715,7 @@ class SqliteStore implements MemoryStore {
   async deleteSession(namespace: string, sessionId: string, options: WriteOptions = {}): Promise<number> {
     this.assertWritable();
     const stamp = stampOrNow(options.change);
+    this.forget(namespace);
     return this.db
       .transaction(() => {
         this.recordForgotten(namespace, stamp, { sessionId });
@@ -580,11 +729,14 @@ class SqliteStore implements MemoryStore {
   async deleteNamespace(namespace: string, options: WriteOptions = {}): Promise<number> {
     this.assertWritable();
     const stamp = stampOrNow(options.change);
+    this.forget(namespace);
     return this.db
       .transaction(() => {
         this.recordForgotten(namespace, stamp, {});
         const rowids = this.stmt("SELECT rowid FROM units WHERE namespace = ?").pluck().all(namespace) as number[];
-        this.deleteRows(rowids);
+        this.deleteRows(namespace, rowids);
+        // The namespace's name goes from the log too; an index of it no longer fits (dense-index.ts) and is rebuilt if the namespace grows again.
+        this.stmt("DELETE FROM vec_log WHERE namespace = ?").run(namespace);
         this.stmt("DELETE FROM sessions WHERE namespace = ?").run(namespace);
         return rowids.length;
       })
@@ -597,6 +749,7 @@ class SqliteStore implements MemoryStore {
     // FTS5 keeps index segments and their split keys: a rebuild into one segment drops every deleted term.
     this.db.exec("INSERT INTO fts(fts) VALUES ('optimize')");
     steps.push("fts optimize");
+    if (this.dense.scrub().length) steps.push("dense index files of changed namespaces removed");
     if (options.vacuum) {
       this.db.exec("VACUUM");
       steps.push("vacuum");
@@ -639,6 +792,12 @@ class SqliteStore implements MemoryStore {
 
   async historyRange(namespace: string): Promise<{ start: string; end: string } | null> {
     this.assertOpen();
+    const entry = this.cacheOf(namespace);
+    if (entry.range === undefined) entry.range = this.readHistoryRange(namespace);
+    return entry.range ? { ...entry.range } : null;
+  }
+
+  private readHistoryRange(namespace: string): { start: string; end: string } | null {
     const start = this.stmt("SELECT start_time FROM sessions WHERE namespace = ? ORDER BY start_ms LIMIT 1").pluck().get(namespace) as
       | string
       | undefined;
@@ -651,8 +810,12 @@ class SqliteStore implements MemoryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.statements.clear();
-    this.db.close();
+    try {
+      if (!this.readonly) this.dense.persistAll(this.binding() && { ...this.binding()!, storeId: this.storeId() });
+    } finally {
+      this.statements.clear();
+      this.db.close();
+    }
   }
 }
 

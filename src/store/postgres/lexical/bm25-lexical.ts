@@ -32,7 +32,8 @@ export interface Bm25Options {
  *
  * Cost: a primary-key range scan of the postings of each query lexeme, then
  * one units lookup per matching unit: linear in the postings read, not in the
- * size of the matching tsvectors.
+ * size of the matching tsvectors. N and avglen are one row of
+ * namespace_stats (schema 5), kept by triggers on units.
  */
 function searchSql(k1: number, b: number, cueWeight: number, filter = "TRUE"): string {
   return `
@@ -46,7 +47,8 @@ function searchSql(k1: number, b: number, cueWeight: number, filter = "TRUE"): s
   ),
   term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme FROM terms),
   stats AS MATERIALIZED (
-    SELECT count(*)::float8 AS n, greatest(avg(doc_len), 1)::float8 AS avglen FROM units WHERE namespace = $1
+    SELECT coalesce(max(units), 0)::float8 AS n, greatest(coalesce(max(doc_len_sum::float8 / nullif(units, 0)), 0), 1)::float8 AS avglen
+    FROM namespace_stats WHERE namespace = $1
   ),
   -- A term of several lexemes ("5-k") is an AND (plainto_tsquery): it matches
   -- a unit only when the unit has all of them.
@@ -78,7 +80,7 @@ function checkParam(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
-/** BM25 over the english configuration (needs schema version 3: units.doc_len, unit_terms). */
+/** BM25 over the english configuration (needs schema version 5: units.doc_len, unit_terms, namespace_stats). */
 export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
   const k1 = checkParam("k1", options.k1 ?? 1.2, 0, 10);
   const b = checkParam("b", options.b ?? 0.75, 0, 1);
