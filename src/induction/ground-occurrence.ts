@@ -37,6 +37,8 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
   const keyTerms = stemmedTerms(cue.event);
   for (const person of knownPeople) for (const t of stemmedTerms(person)) keyTerms.delete(t);
   const told = new Map<string, { time: string }>();
+  // "my second open-water race": a memory that says which occurrence it tells of settles it, however the others are worded.
+  let stated: MemoryUnit | undefined;
   for (const unit of mentions.slice(0, MENTION_DEPTH)) {
     const text = spokenText(unit);
     if (![...stemmedTerms(text)].some((t) => keyTerms.has(t)) || PLAN.test(text)) continue;
@@ -44,13 +46,13 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
     const time = happenedAt(unit);
     const seen = told.get(episode);
     if (!seen || time < seen.time) told.set(episode, { time });
+    if (!stated && cue.ordinal > 0 && statedOrdinal(text, keyTerms) === cue.ordinal) stated = unit;
   }
-  // "my second open-water race": a memory that says which occurrence it tells of settles it, however the others are worded.
-  const stated = cue.ordinal > 0 ? mentions.slice(0, MENTION_DEPTH).find((u) => !PLAN.test(spokenText(u)) && statedOrdinal(spokenText(u), keyTerms) === cue.ordinal) : undefined;
   const occurrences = [...told.entries()].map(([episodeId, { time }]) => ({ episodeId, time })).sort((a, b) => a.time.localeCompare(b.time) || a.episodeId.localeCompare(b.episodeId));
   const index = cue.ordinal > 0 ? cue.ordinal - 1 : occurrences.length + cue.ordinal;
   const counted = occurrences.length >= 2 && index >= 0 && index < occurrences.length ? occurrences[index]! : null;
-  const chosen = stated ? (occurrences.find((o) => o.episodeId === stated.context.session.sessionId) ?? { episodeId: stated.context.session.sessionId, time: happenedAt(stated) }) : counted;
+  // A stated memory passed the filter above, so its episode is among the occurrences.
+  const chosen = stated ? occurrences.find((o) => o.episodeId === stated.context.session.sessionId)! : counted;
   const position = cue.ordinal > 0 ? `#${cue.ordinal}` : cue.ordinal === -1 ? "the last" : `#${cue.ordinal} from the end`;
   const notes: string[] = [];
   if (!chosen) notes.push(`'${cue.evidence}': ${occurrences.length} occurrence(s) of '${cue.event}' found, too few to pick ${position}`);
