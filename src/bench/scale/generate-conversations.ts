@@ -1,4 +1,5 @@
 import type { SessionWithTurns, Turn } from "../../model/conversation.js";
+import { seededRandom } from "../../util/seeded-random.js";
 
 export interface GeneratedNamespace {
   namespace: string;
@@ -47,18 +48,6 @@ const TAILS: ReadonlyArray<(who: string, venue: string) => string> = [
 ];
 const REPLIES = ["That sounds wonderful, tell me more!", "Oh wow, how did that go?", "I'm so glad you did that.", "Was it as good as last time?", "That must have been a long day.", "Haha, that's so you.", "Did you take any pictures?", "I'd love to join next time."];
 
-/** mulberry32: a small seeded generator, the same sequence on every platform. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const DAY = 86_400_000;
 
 /**
@@ -69,7 +58,7 @@ const DAY = 86_400_000;
  * statements supersede. The same options give the same corpus, byte for byte.
  */
 export function generateConversations(options: GenerateOptions): GeneratedCorpus {
-  const rnd = seeded(options.seed);
+  const rnd = seededRandom(options.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const perSession = options.turnsPerSession ?? 20;
   const perNamespace = Math.max(1, Math.floor(options.turns / options.namespaces));
