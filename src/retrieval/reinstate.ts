@@ -292,7 +292,11 @@ export function reinstate(
   const asksNow = Boolean(frame?.currentState) && signals.successorLift > 0;
   if (options.validityOf && (options.validAt || asksNow)) {
     const at = options.validAt ? Date.parse(options.validAt) : null;
-    const notValid = (v: Validity) => (at === null ? v.supersededBy !== null : !(Date.parse(v.validFrom) <= at && at < (v.validTo ? Date.parse(v.validTo) : Number.POSITIVE_INFINITY)));
+    const notValid = (v: Validity) => {
+      if (at === null) return v.supersededBy !== null;
+      const { from, to } = validSpan(v);
+      return !(from <= at && at < to);
+    };
     const stale = (c: ContentCandidate) => {
       const v = options.validityOf!(c.unitId);
       return v !== undefined && notValid(v);
@@ -483,8 +487,7 @@ function stateAnswers(
     if (!window) return v.supersededBy === null;
     const start = Date.parse(window.window.start);
     const end = Date.parse(window.window.end);
-    const from = Date.parse(v.validFrom);
-    const to = v.validTo ? Date.parse(v.validTo) : Number.POSITIVE_INFINITY;
+    const { from, to } = validSpan(v);
     switch (window.relation) {
       case "before":
         return from < start;
@@ -501,4 +504,9 @@ function stateAnswers(
       return v !== undefined && validAtAskedTime(v);
     })
     .sort((a, b) => b.context.session.start.localeCompare(a.context.session.start));
+}
+
+/** When a statement held, in ms: validTo null means it still does. */
+function validSpan(v: Validity): { from: number; to: number } {
+  return { from: Date.parse(v.validFrom), to: v.validTo ? Date.parse(v.validTo) : Number.POSITIVE_INFINITY };
 }
