@@ -9,6 +9,7 @@ import { RamemError } from "../model/errors.js";
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import { appendTurns } from "./append-turns.js";
+import { COHESION_WINDOW } from "./segment-episodes.js";
 
 describe("appendTurns", () => {
   let dir: string;
@@ -63,18 +64,25 @@ describe("appendTurns", () => {
     assert.deepEqual(await memory.list({ namespace: "ns", sessionId: "a" }), before);
   });
 
-  it("costs O(new turns): embeds and writes only the new turns, never reads the stored units or their vectors back", async () => {
+  it("costs O(new turns): embeds and writes only the new turns, reads back only the last episode's window, never the session", async () => {
     const embedded: string[] = [];
     const embedder: Embedder = { ...memory.embedder, embed: (texts) => (embedded.push(...texts), memory.embedder.embed(texts)) };
     const stored = await memory.list({ namespace: "ns", sessionId: "a" });
     const reads: string[] = [];
-    // Counts the store calls that read or rewrite a whole session: an append makes none of them.
+    const windowReads: number[] = [];
+    // Counts the store calls that read or rewrite a whole session: an append makes none of them. The
+    // segmenter reads the last few units (and their vectors) to see whether the new turns go on their episode.
     const store = new Proxy(memory.store, {
       get(target, key) {
         const value = Reflect.get(target, key) as unknown;
         if (typeof value !== "function") return value;
         if (key === "listUnits" || key === "getUnitEmbeddings" || key === "replaceSession" || key === "getUnits") {
-          return (...args: unknown[]) => (reads.push(String(key)), (value as (...a: unknown[]) => unknown).apply(target, args));
+          return (...args: unknown[]) => {
+            const limit = key === "listUnits" ? (args[1] as { limit?: number } | undefined)?.limit : key === "getUnitEmbeddings" ? (args[1] as unknown[]).length : undefined;
+            if (limit !== undefined && limit <= COHESION_WINDOW) windowReads.push(limit);
+            else reads.push(String(key));
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
         }
         return value.bind(target);
       },
@@ -82,6 +90,7 @@ describe("appendTurns", () => {
     const before = await memory.store.getUnitEmbeddings("ns", stored.map((u) => u.id));
     const r = await appendTurns({ store, embedder, anchorer: memory.anchorer }, { namespace: "ns", sessionId: "a", turns: [{ speaker: "Ann", text: "A kingfisher flew past." }] });
     assert.deepEqual(reads, [], "no whole-session read or write");
+    assert.equal(windowReads.length, 2, "one window of units and its vectors");
     assert.equal(r.reembedded, 0);
     const [added] = await memory.store.getUnits("ns", r.unitIds);
     assert.match(added!.content, /A kingfisher flew past/);
@@ -90,6 +99,37 @@ describe("appendTurns", () => {
     for (const u of stored) assert.deepEqual(after.get(u.id), before.get(u.id), `vector of ${u.id}`);
     const [vector] = await memory.embedder.embed([added!.content]);
     assert.equal((await memory.store.searchDense("ns", vector!, 1))[0]?.id, r.unitIds[0]);
+  });
+
+  it("segments appended turns: the same subject goes on the stored episode, a new subject starts one", async () => {
+    const say = (texts: string[]) => texts.map((text, i) => ({ speaker: i % 2 ? "Bo" : "Ann", text }));
+    await appendTurns(memory, {
+      namespace: "ep",
+      sessionId: "trip",
+      startTime: "2023-05-01T10:00:00Z",
+      turns: say([
+        "We finally landed in Lisbon, the flight from Boston was long.",
+        "How was Lisbon? Did you get to Alfama?",
+        "Alfama was lovely, we walked the steep streets up to the castle.",
+        "Did you eat the grilled sardines there?",
+      ]),
+    });
+    const more = await appendTurns(memory, { namespace: "ep", sessionId: "trip", turns: say(["Grilled sardines with bread at a tiny place near the castle.", "The castle views over the river must be amazing."]) });
+    const garden = await appendTurns(memory, {
+      namespace: "ep",
+      sessionId: "trip",
+      turns: say([
+        "Anyway, my tomato plants finally came up in the garden this week.",
+        "Tomatoes already? What soil did you use for the garden beds?",
+        "Compost soil from the garden centre, and I water the tomato beds every morning.",
+        "My basil in the garden never survives the watering.",
+      ]),
+    });
+    const episodeOf = async (ids: string[]) => (await memory.store.getUnits("ep", ids)).map((u) => u.context.episode?.id);
+    assert.deepEqual(await episodeOf(more.unitIds), ["trip#trip:1", "trip#trip:1"]);
+    const [sardines] = await memory.store.getUnits("ep", [more.unitIds[0]!]);
+    assert.deepEqual([sardines!.context.episode!.place, sardines!.context.episode!.lastTurnId], ["Lisbon", "trip:6"]);
+    assert.deepEqual(await episodeOf(garden.unitIds), garden.unitIds.map(() => "trip#trip:7"));
   });
 
   it("two writers with separate locks (two processes) appending to one session lose no turn", async () => {

@@ -7,6 +7,8 @@ import { sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns
 import { retrySessionChange } from "./retry-session-change.js";
 import { inheritMetadata } from "./inherit-metadata.js";
 import { echoValue } from "../model/echo-value.js";
+import { COHESION_WINDOW, segmentEpisodes } from "./segment-episodes.js";
+import type { Episode, MemoryUnit } from "../model/memory-unit.js";
 
 export type AppendTurnsRequest = SessionTurnsRequest;
 
@@ -86,8 +88,9 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
   const anchored = await deps.anchorer.anchorSession(added);
   const { session } = added;
   const span = { sessionId, start: session.startTime, end: session.endTime };
-  const fresh = inheritMetadata(anchored.units, added).map((u) => ({ ...u, context: { ...u.context, session: span } }));
-  const vectors = await embedAll(deps.embedder, fresh.map((u) => u.content));
+  const anchoredUnits = inheritMetadata(anchored.units, added).map((u) => ({ ...u, context: { ...u.context, session: span } }));
+  const vectors = await embedAll(deps.embedder, anchoredUnits.map((u) => u.content));
+  const fresh = await segmentAppended(deps, namespace, sessionId, stored.unitCount, anchoredUnits, vectors);
   const records: UnitRecord[] = fresh.map((unit, i) => ({ unit, embedding: vectors[i]! }));
 
   // A later ingest of the whole session from a file sees another hash and replaces this, as it should.
@@ -110,6 +113,31 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
     sessionStart: session.startTime,
     sessionEnd: session.endTime,
   };
+}
+
+/**
+ * The new units' episodes: segmented together with the last stored turns of
+ * the session's last episode (a window of them, read by offset, so an append
+ * still reads a few units, not the session), so the first new turns continue
+ * that episode unless the subject changes where they begin. The stored units
+ * keep the episode as it was when they were written (its lastTurnId does not
+ * move); a re-ingest or `ramem reanchor` brings them up to date.
+ */
+async function segmentAppended(
+  deps: IngestDeps,
+  namespace: string,
+  sessionId: string,
+  storedUnits: number,
+  units: MemoryUnit[],
+  vectors: Float32Array[],
+): Promise<MemoryUnit[]> {
+  const window = await deps.store.listUnits(namespace, { sessionId, offset: Math.max(0, storedUnits - COHESION_WINDOW), limit: COHESION_WINDOW });
+  const continues: Episode | undefined = window[window.length - 1]?.context.episode;
+  if (!continues) return segmentEpisodes(units, vectors);
+  const tail = window.filter((u) => u.context.episode?.id === continues.id);
+  const tailVectors = await deps.store.getUnitEmbeddings(namespace, tail.map((u) => u.id));
+  const segmented = segmentEpisodes([...tail, ...units], [...tail.map((u) => tailVectors.get(u.id)), ...vectors], { continues });
+  return segmented.slice(tail.length);
 }
 
 /**

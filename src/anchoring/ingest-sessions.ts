@@ -6,6 +6,7 @@ import { SessionWithTurns } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import type { ChangeStamp } from "../model/unit-history.js";
 import { inheritMetadata } from "./inherit-metadata.js";
+import { EPISODE_SEGMENTER_ID, segmentEpisodes } from "./segment-episodes.js";
 
 export interface IngestProgress {
   sessionsDone: number;
@@ -33,8 +34,9 @@ export interface IngestDeps {
 }
 
 /**
- * Stage 1 as a pipeline: anchor each session, embed its units, write it in
- * one transaction. A session is the unit of atomicity: a failure leaves the
+ * Stage 1 as a pipeline: anchor each session, embed its units, cut it into
+ * episodes (segment-episodes.ts: the segmenter reads the embeddings), write
+ * it in one transaction. A session is the unit of atomicity: a failure leaves the
  * sessions before it stored and nothing of the failing one. Re-ingesting a
  * session with the same content, anchorer and embedder is a no-op; with a
  * change, its units are replaced, never duplicated.
@@ -83,8 +85,9 @@ export async function ingestSessions(
         report.llm.promptTokens += anchored.llm.promptTokens;
         report.llm.completionTokens += anchored.llm.completionTokens;
       }
-      const units = inheritMetadata(anchored.units, s);
-      const vectors = await embedAll(deps.embedder, units.map((u) => u.content));
+      const anchoredUnits = inheritMetadata(anchored.units, s);
+      const vectors = await embedAll(deps.embedder, anchoredUnits.map((u) => u.content));
+      const units = segmentEpisodes(anchoredUnits, vectors);
       const records: UnitRecord[] = units.map((unit, i) => ({ unit, embedding: vectors[i]! }));
       await deps.store.replaceSession(s.session, hash, records, {
         ...(options.mustBeNew ? { expectedHash: null } : {}),
@@ -112,7 +115,7 @@ export async function embedAll(embedder: Embedder, texts: readonly string[]): Pr
 function sessionHash(s: SessionWithTurns, deps: IngestDeps): string {
   return createHash("sha256")
     .update(JSON.stringify(s))
-    .update(`\u0000${deps.anchorer.id}\u0000${deps.embedder.id}`)
+    .update(`\u0000${deps.anchorer.id}\u0000${deps.embedder.id}\u0000${EPISODE_SEGMENTER_ID}`)
     .digest("hex");
 }
 

@@ -33,3 +33,17 @@ test("rule anchorer: the role is a coordinate of the unit; people have none", as
   // A named assistant keeps its name: "I" is rewritten to the name, not the role.
   assert.match(units[2]!.content, /^Bot: Hello, how can I help\?$/);
 });
+
+test("rule anchorer: a plan is marked planned and its time grounds forward; a report and an assistant's promise are not plans", async () => {
+  const { units } = await createRuleAnchorer().anchorSession({
+    ...session([
+      { id: "t1", speaker: "Mel", text: "I'm going back to Tokyo in May!" },
+      { id: "t2", speaker: "Mel", text: "I went to Tokyo in May." },
+      { id: "t3", speaker: "Bot", role: "assistant", text: "I'll look up flights for May." },
+    ]),
+    session: { id: "s1", namespace: "t", startTime: "2023-03-10T12:00:00.000Z", endTime: "2023-03-10T12:00:00.000Z", participants: [] },
+  });
+  assert.deepEqual(units.map((u) => u.context.planned ?? false), [true, false, false]);
+  assert.deepEqual(units.slice(0, 2).map((u) => u.context.eventTime?.start.slice(0, 7)), ["2023-05", "2022-05"]);
+  assert.match(units[0]!.content, /Tokyo in May \(May 2023\)/);
+});

@@ -9,10 +9,11 @@ import { extractEntities, topicFrom, topicOf } from "../language/entities.js";
 import { resolveFirstPerson } from "./resolve-first-person.js";
 import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
 import { extractStates } from "../language/extract-states.js";
+import { futureCueIn } from "../language/plan-cue.js";
 import { unitId } from "./unit-id.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@6";
+export const RULE_ANCHORER_ID = "rule-anchorer@7";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;
@@ -59,6 +60,8 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           location: found.places[0] ?? null,
           entities: dedupe([...found.people, ...found.organizations, ...found.places, ...found.topics]),
           topic,
+          // A person's plan; an assistant's "I'll look into it" is no event of theirs.
+          ...(roleOfTurn(turn) !== "assistant" && futureCueIn(turn.text) !== null ? { planned: true } : {}),
         };
         const previous = turns[i - 1];
         return {

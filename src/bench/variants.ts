@@ -53,6 +53,14 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
   signalOff("supersession", "supersession for current-state queries (superseded statements last, their successors lifted)", { successorLift: 0 }),
   signalOff("state-lookup", "the state lookup (a question about a state answered first by that slot's statements valid at the asked time)", { stateLookup: false }),
+  signalOff("episode-context", "episodes as a context (a place, topic or person of the unit's topic segment meets the frame)", { episodeContext: false }),
+  {
+    name: "ramem-segmented-support",
+    description: "ramem with episode support, coverage and spread read per topic segment instead of per session",
+    switches: RAMEM,
+    rendering: "context",
+    signals: { segmentedSupport: true },
+  },
   signalOff("validity-times", "validity intervals as a time coordinate (a state valid then matches a past window)", { validityTimes: false }),
   {
     name: "ramem-no-participant-condition",

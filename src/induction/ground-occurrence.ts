@@ -2,6 +2,8 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { OccurrenceCondition } from "../model/recall-frame.js";
 import { stemmedTerms } from "../retrieval/stemmed-terms.js";
 import type { OccurrenceCue } from "./occurrence-cue.js";
+// Words, not an event time after the session: the time rules read "in ten days" (a duration) as a date ahead as readily as "in May" (a plan).
+import { tellsOfPlan } from "../language/plan-cue.js";
 
 /**
  * Grounds an ordinal cue ("her second trip to Japan") against the history:
@@ -20,14 +22,6 @@ export const OCCURRENCE_CONFIDENCE = 0.8;
 /** How many of the event phrase's best memories may mark an episode as an occurrence. */
 export const MENTION_DEPTH = 10;
 
-/**
- * Tells of something still to come. Words, not an event time after the
- * session: the time rules read "in ten days" (a duration) as a date ahead as
- * readily as "in May" (a plan).
- */
-const PLAN =
-  /\b(?:going to|gonna|will|won't|['’]ll|plan(?:s|ning|ned)?\b|booked|signed up|thinking (?:about|of)|hope to|want(?:s)? to|would like to|can['’]t wait|at some point|not yet|next (?:week|weekend|month|year|spring|summer|autumn|fall|winter|time))/i;
-
 export interface OccurrenceGrounding {
   condition: OccurrenceCondition;
   notes: string[];
@@ -41,7 +35,7 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
   let stated: MemoryUnit | undefined;
   for (const unit of mentions.slice(0, MENTION_DEPTH)) {
     const text = spokenText(unit);
-    if (![...stemmedTerms(text)].some((t) => keyTerms.has(t)) || PLAN.test(text)) continue;
+    if (![...stemmedTerms(text)].some((t) => keyTerms.has(t)) || tellsOfPlan(text)) continue;
     const episode = unit.context.session.sessionId;
     const time = happenedAt(unit);
     const seen = told.get(episode);

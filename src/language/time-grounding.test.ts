@@ -124,6 +124,22 @@ test("a future cue in the sentence switches past bias off", () => {
   assert.equal(groundTimeExpression("We went to Rome in August", MON)?.interval.start, "2022-08-01T00:00:00.000Z");
 });
 
+test("tense-aware: an arranged future grounds forward, a report or a past progressive back, an arrangement to the nearer reading", () => {
+  const MARCH = "2023-03-10T12:00:00.000Z";
+  const start = (text: string) => groundTimeExpression(text, MARCH)?.interval.start.slice(0, 10);
+  assert.equal(start("I'm going back to Tokyo in May"), "2023-05-01");
+  assert.equal(start("She's starting school in September"), "2023-09-01");
+  assert.equal(start("I'm planning a road trip around Iceland in June"), "2023-06-01");
+  assert.equal(start("I was going back to Tokyo in May"), "2022-05-01");
+  assert.equal(start("I went back to Tokyo in May"), "2022-05-01");
+  assert.equal(start("I booked a trip to Kyoto in May"), "2023-05-01");
+  assert.equal(start("I booked the flights in January"), "2023-01-01");
+  // 10 March 2023 is a Friday: Saturday is a day ahead or six back, Tuesday four ahead or three back.
+  assert.equal(start("I booked a table on Saturday"), "2023-03-11");
+  assert.equal(start("I booked a table on Tuesday"), "2023-03-07");
+  assert.equal(start("We're visiting her parents in April"), "2023-04-01");
+});
+
 test("pastBias: false keeps chrono's forward reading of an implied year", () => {
   const g = groundTimeExpression("in August", MON, { pastBias: false });
   assert.equal(g?.interval.start, "2023-08-01T00:00:00.000Z");

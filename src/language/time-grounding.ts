@@ -34,11 +34,15 @@
  *    precision should filter on confidence.
  *  - Past bias (default on): an implied year, or a bare weekday, that lands
  *    after the reference is moved back (a year / a week), unless the sentence
- *    carries a future cue ("will", "next", "going to", ...).
+ *    carries a future cue ("will", "next", "going to", the arranged future
+ *    "I'm going back to Tokyo in May"; language/plan-cue.ts). After an
+ *    arrangement ("I booked a trip in May") the nearer of the two readings wins:
+ *    May ahead said in March, January back.
  */
 import * as chrono from "chrono-node";
 import type { Chrono, ParsedComponents, ParsedResult, Parser, ParsingComponents, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import type { Granularity, TimeInterval } from "../model/time.js";
+import { futureCueIn, type FutureCue } from "./plan-cue.js";
 
 export interface GroundedTime {
   text: string;
@@ -272,17 +276,18 @@ const preferOursRefiner: Refiner = {
   },
 };
 
-const FUTURE_CUE =
-  /\b(will|won't|shall|going to|gonna|plan(?:s|ning|ned)? to|next|upcoming|coming up|hope to|hoping to|can't wait|cannot wait|looking forward|tomorrow|soon|intend to|about to)\b|'ll\b/i;
-
-/** Future cues in the sentence around `index`: they switch past bias off. */
-function isFutureContext(text: string, index: number): boolean {
+/** The future cue of the sentence around `index` (language/plan-cue.ts): "future" switches past bias off, "arranged" takes the nearer reading. */
+function futureCueAt(text: string, index: number): FutureCue | null {
   const before = text.slice(0, index);
   const startCut = Math.max(before.lastIndexOf("."), before.lastIndexOf("!"), before.lastIndexOf("?"), before.lastIndexOf("\n"));
   const after = text.slice(index);
   const endRel = after.search(/[.!?\n]/);
-  const sentence = text.slice(startCut + 1, endRel < 0 ? text.length : index + endRel);
-  return FUTURE_CUE.test(sentence);
+  return futureCueIn(text.slice(startCut + 1, endRel < 0 ? text.length : index + endRel));
+}
+
+/** Future cues in the sentence around `index`: they switch past bias off. */
+function isFutureContext(text: string, index: number): boolean {
+  return futureCueAt(text, index) !== null;
 }
 
 const AMBIGUOUS_MONTHS = new Set(["may", "march", "june", "april", "august", "jan", "mar", "jun", "aug", "sept", "sep"]);
@@ -339,19 +344,23 @@ function makePastBiasRefiner(): Refiner {
         const lower = r.text.toLowerCase();
         const before = context.text.slice(Math.max(0, r.index - 12), r.index).toLowerCase();
         if (/\b(next|this|coming|upcoming)\s*$/.test(before) || /^(next|this|coming)\b/.test(lower)) continue;
-        if (isFutureContext(context.text, r.index)) continue;
+        const cue = futureCueAt(context.text, r.index);
+        if (cue === "future") continue;
+        // An arrangement ("I booked a trip in May") names the event's time or the booking's: the nearer reading.
+        const nearer = (ahead: number, back: number) => cue === "arranged" && ahead - refDay <= refDay - back;
         const s = r.start;
         if (s.isCertain("month") && !s.isCertain("year") && !r.tags().has("result/relativeDate")) {
           // Compare the start of the stated unit: "in May" said on 8 May is this May.
           const unitStart = utcDay(s.get("year") ?? 0, s.get("month") ?? 1, s.isCertain("day") ? (s.get("day") ?? 1) : 1);
-          if (unitStart > refDay) {
+          const yearBack = utcDay((s.get("year") ?? 0) - 1, s.get("month") ?? 1, s.isCertain("day") ? (s.get("day") ?? 1) : 1);
+          if (unitStart > refDay && !nearer(unitStart, yearBack)) {
             s.imply("year", (s.get("year") ?? 0) - 1);
             if (r.end && !r.end.isCertain("year")) r.end.imply("year", (r.end.get("year") ?? 0) - 1);
             r.addTag("ramem/pastBias");
           }
         } else if (s.isOnlyWeekdayComponent() && !/^last\b/.test(lower)) {
           const day = utcDay(s.get("year") ?? 0, s.get("month") ?? 1, s.get("day") ?? 1);
-          if (day > refDay) {
+          if (day > refDay && !nearer(day, day - 7 * DAY)) {
             const moved = ymd(day - 7 * DAY);
             s.imply("year", moved.year);
             s.imply("month", moved.month);

@@ -37,6 +37,26 @@ export const SupersessionOverride = z.object({
 });
 export type SupersessionOverride = z.infer<typeof SupersessionOverride>;
 
+/**
+ * The topic segment of its session a unit belongs to (anchoring/segment-episodes.ts):
+ * where a turn that does not name its place or people still gets them from
+ * ("grilled sardines in Alfama" is part of the Lisbon trip). A session where
+ * nothing changes is one episode.
+ */
+export const Episode = z.object({
+  /** `<session id>#<first turn id>`: stable while turns are appended to the episode. */
+  id: StoredText,
+  firstTurnId: StoredText,
+  lastTurnId: StoredText,
+  /** The place its turns name most often (first named on a tie); null when none does. */
+  place: StoredText.nullable(),
+  /** The topic its turns have most often. */
+  topic: StoredText.nullable(),
+  /** Who speaks in it, then the names its turns mention that are not a place (people, mostly). */
+  participants: z.array(StoredText),
+});
+export type Episode = z.infer<typeof Episode>;
+
 export const EpisodicContext = z.object({
   /** When the described event happened, if it can be inferred. Never a copy of the session time. */
   eventTime: TimeInterval.nullable(),
@@ -54,6 +74,15 @@ export const EpisodicContext = z.object({
   location: StoredText.nullable(),
   entities: z.array(StoredText),
   topic: StoredText.nullable(),
+  /**
+   * True when the unit tells of a plan or arrangement ("I'm going back to
+   * Tokyo in May", "I booked a trip") rather than of something that happened:
+   * its times are when the plan is for. Absent: a report (or a unit stored
+   * before plans were marked).
+   */
+  planned: z.boolean().optional(),
+  /** Its episode; optional so that units stored before segmentation existed read as one episode per session. */
+  episode: Episode.optional(),
 });
 export type EpisodicContext = z.infer<typeof EpisodicContext>;
 

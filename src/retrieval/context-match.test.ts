@@ -53,6 +53,34 @@ describe("matchContext", () => {
   });
 });
 
+describe("matchContext: the unit's episode", () => {
+  const names = (names: string[]) => ({ names, evidence: names.join(" "), confidence: 0.9, note: "" });
+  const sardines: EpisodicContext = {
+    ...said("2023-05-08T13:56:00.000Z"),
+    episode: { id: "S#S:1", firstTurnId: "S:1", lastTurnId: "S:6", place: "Lisbon", topic: "trip", participants: ["Mel", "Caro", "Jenna"] },
+  };
+  const at = (place: string): RecallFrame => ({ ...EMPTY_FRAME("q"), location: names([place]), active: true });
+
+  it("a place condition is met by the place of the unit's episode when the turn names none", () => {
+    assert.deepEqual(matchContext(sardines, at("Lisbon"), opts), { ok: true, met: ["in an episode at Lisbon"] });
+    assert.equal(matchContext(sardines, at("Porto"), opts).ok, false);
+    assert.equal(matchContext(said("2023-05-08T13:56:00.000Z"), at("Lisbon"), opts).ok, false, "no episode, no place");
+    assert.equal(matchContext(sardines, at("Lisbon"), { ...opts, episodeContext: false }).ok, false, "the ablation");
+  });
+
+  it("a topic condition is met by the episode's topic", () => {
+    const frame: RecallFrame = { ...EMPTY_FRAME("q"), entities: names(["trip"]), active: true };
+    assert.deepEqual(matchContext(sardines, frame, opts).met, ["in an episode about trip"]);
+  });
+
+  it("a person condition is met by an episode that talks of someone who does not speak in the session, never by a speaker's presence", () => {
+    const about = (person: string): RecallFrame => ({ ...EMPTY_FRAME("q"), participants: names([person]), active: true });
+    assert.deepEqual(matchContext(sardines, about("Jenna"), opts).met, ["in an episode about Jenna"]);
+    // Caro speaks in the session: her presence in the episode says nothing of a unit Mel said.
+    assert.equal(matchContext(sardines, about("Caro"), opts).ok, false);
+  });
+});
+
 describe("matchContext: coarse times", () => {
   const saturday: TimeCondition = { relation: "during", window: DAY, evidence: "last Saturday", confidence: 0.9, note: "" };
   const withTime = (start: string, end: string, granularity: "day" | "month") => ({

@@ -19,6 +19,12 @@ export interface MatchOptions {
    * Default true.
    */
   fineTimesOnly?: boolean;
+  /**
+   * Place, topic and people conditions are also met by the unit's episode
+   * (its topic segment: "grilled sardines in Alfama" is part of the Lisbon
+   * trip). Default true; false is the ramem-no-episode-context ablation.
+   */
+  episodeContext?: boolean;
   /** When the state the unit states held (validTo null: still): a past window it overlaps places the unit in it. */
   validDuring?: { start: string; end: string | null };
 }
@@ -39,10 +45,13 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
     if (!why) return { ok: false, met };
     met.push(why);
   }
+  const episode = options.episodeContext ?? true ? (context.episode ?? null) : null;
   if (isReliable(frame.participants)) {
     const who = frame.participants.names.find((n) => isSubject(context, n));
-    if (!who) return { ok: false, met };
-    met.push(`about ${who}`);
+    // A person who does not speak in the session is there in the episode that talks of them.
+    const inEpisode = who ? undefined : frame.participants.names.find((n) => episode?.participants.some((p) => sameName(p, n)) && !context.participants.some((p) => sameName(p, n)));
+    if (!who && !inEpisode) return { ok: false, met };
+    met.push(who ? `about ${who}` : `in an episode about ${inEpisode}`);
   }
   // The place of an occurrence asked about ("her first visit to her parents in
   // Enugu") holds for its whole episode: the turn that tells what happened there
@@ -52,8 +61,9 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
   const placeOfOccurrence = (n: string) => inOccurrence && occurrence!.event.toLowerCase().includes(n.toLowerCase());
   if (isReliable(frame.location)) {
     const where = frame.location.names.find((n) => sameName(context.location, n) || context.entities.some((e) => sameName(e, n)) || placeOfOccurrence(n));
-    if (!where) return { ok: false, met };
-    met.push(`at ${where}`);
+    const episodePlace = where ? undefined : frame.location.names.find((n) => sameName(episode?.place ?? null, n));
+    if (!where && !episodePlace) return { ok: false, met };
+    met.push(where ? `at ${where}` : `in an episode at ${episodePlace}`);
   }
   const role = frame.role ?? null;
   if (isReliable(role)) {
@@ -67,8 +77,9 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
   }
   if (isReliable(frame.entities)) {
     const what = frame.entities.names.find((n) => context.entities.some((e) => sameName(e, n)));
-    if (!what) return { ok: false, met };
-    met.push(`mentions ${what}`);
+    const episodeTopic = what ? undefined : frame.entities.names.find((n) => sameName(episode?.topic ?? null, n));
+    if (!what && !episodeTopic) return { ok: false, met };
+    met.push(what ? `mentions ${what}` : `in an episode about ${episodeTopic}`);
   }
   return { ok: met.length > 0, met };
 }

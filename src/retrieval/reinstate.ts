@@ -151,6 +151,10 @@ export interface ReinstateSignals {
   validityTimes: boolean;
   /** A question about a state (frame.stateSlot) puts the statements of that slot valid at the asked time first. */
   stateLookup: boolean;
+  /** Place, topic and people conditions are met by the unit's episode (topic segment) too. */
+  episodeContext: boolean;
+  /** Episode support, coverage and the spread read the unit's topic segment instead of its whole session. */
+  segmentedSupport: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -169,6 +173,8 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   successorLift: SUCCESSOR_LIFT,
   validityTimes: true,
   stateLookup: true,
+  episodeContext: true,
+  segmentedSupport: false,
 };
 
 /**
@@ -220,7 +226,10 @@ export function reinstate(
 
   // Episode score: the mean of the episode's EPISODE_SUPPORT best strong lexical
   // hits, plus COVERAGE_WEIGHT times the share of the need's words its candidates hold.
-  const episodeOf = (c: ContentCandidate) => (options.sessionContext ? unitOf(c.unitId)?.context.session.sessionId : undefined);
+  const episodeOf = (c: ContentCandidate) => {
+    const context = options.sessionContext ? unitOf(c.unitId)?.context : undefined;
+    return signals.segmentedSupport ? (context?.episode?.id ?? context?.session.sessionId) : context?.session.sessionId;
+  };
   const bestLexical = Math.max(0, ...candidates.map((c) => c.lexical?.score ?? 0));
   const lendsSupport = (c: ContentCandidate) => bestLexical > 0 && (c.lexical?.score ?? 0) >= signals.supportFloor * bestLexical;
   const need = needTerms(options.query, frame);
@@ -263,6 +272,7 @@ export function reinstate(
       const match = matchContext(unit.context, frame, {
         sessionContext: options.sessionContext,
         fineTimesOnly: signals.fineTimesOnly,
+        episodeContext: signals.episodeContext,
         ...(validity ? { validDuring: { start: validity.validFrom, end: validity.validTo } } : {}),
       });
       if (match.ok) {

@@ -127,3 +127,14 @@ test("context mode: participants go on each session header when sessions differ"
   assert.doesNotMatch(pack.text, /participants in every session/);
   assert.match(pack.text, /## S9 · [^\n]* · Melanie, Oscar/);
 });
+
+test("a unit that names no place shows its episode's; a plan says it is planned", () => {
+  const episode = { id: "S1#D1:1", firstTurnId: "D1:1", lastTurnId: "D1:9", place: "Lisbon\n## S9", topic: null, participants: [] };
+  const pack = renderEvidence([
+    unit("s", "S1", may, ["D1:4"], "Melanie: grilled sardines near the castle.", { episode }),
+    unit("p", "S1", may, ["D1:8"], "Melanie: I'm going back to Tokyo in May.", { planned: true, location: "Tokyo", episode }),
+  ]);
+  assert.match(pack.text, /\[1\] \(D1:4; episode at: Lisbon ## S9\) /);
+  assert.match(pack.text, /\[2\] \(D1:8; at: Tokyo; planned\) /, "its own place wins over the episode's");
+  assert.doesNotMatch(pack.text, /\n## S9/, "the episode's place is escaped like any stored text");
+});

@@ -75,6 +75,10 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
       // Relative times are resolved inline ("yesterday (7 May 2023)"): say it once.
       if (event && !said.includes(event)) coords.push(`event: ${event}`);
       if (u.context.location) coords.push(`at: ${esc(u.context.location)}`);
+      // The place of its episode, when the turn names none: "grilled sardines" on the Lisbon trip.
+      else if (u.context.episode?.place) coords.push(`episode at: ${esc(u.context.episode.place)}`);
+      // A plan told is not an event that happened: the generator must not report it as one.
+      if (u.context.planned) coords.push("planned");
       // A state that no longer holds says so, and what replaced it (by rank when it is in the pack).
       if (u.validity?.supersededBy) {
         const by = rankOf.get(u.validity.supersededBy);

@@ -18,6 +18,9 @@ import { createProgress, type ProgressReporter } from "../progress.js";
 import { combinedRows, combinedTable, writeCombinedReport } from "../../bench/report/combined-report.js";
 import { runStatesBench } from "../../bench/states/run-states.js";
 import { statesTables, writeStatesReport } from "../../bench/report/states-report.js";
+import { runEpisodesBench } from "../../bench/episodes/run-episodes.js";
+import type { SegmentationSettings } from "../../anchoring/segment-episodes.js";
+import { episodesTable, writeEpisodesReport } from "../../bench/report/episodes-report.js";
 import { parsePositiveInt, runAction } from "../shared.js";
 import { cliOut } from "../io.js";
 import { benchScaleCommand } from "./bench-scale.js";
@@ -211,6 +214,41 @@ export function benchCommand(): Command {
           const files = writeStatesReport(result, resolve(opts.out), commandLine());
           if (opts.json) cliOut(`${JSON.stringify(result)}\n`);
           else cliOut(`${statesTables(result)}\n\nwrote ${files.join(", ")}\n`);
+        }),
+      ),
+  );
+
+  bench.addCommand(
+    commonBenchOptions(
+      new Command("episodes").description(
+        "Episode segmentation against known boundaries: pieces of LoCoMo sessions joined into documents (Pk, boundary precision and recall) " +
+          "and single pieces that should stay one episode; --sweep compares settings of the segmenter.",
+      ),
+    )
+      .option("--data <file>", "a LoCoMo file", "../shared/datasets/locomo/locomo10.json")
+      .option("--documents <n>", "joined (and single) documents per conversation", parsePositiveInt("--documents"), 30)
+      .option("--seed <n>", "seed of the document builder", parsePositiveInt("--seed"), 7)
+      .option("--sweep", "also run a grid of boundary depths and window sizes beside the default")
+      .action(async (opts: BenchCliOptions & { documents: number | string; seed: number | string; sweep?: boolean }) =>
+        runAction(opts.json, async () => {
+          const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const settings: Array<{ name: string; settings: Partial<SegmentationSettings> }> = [{ name: "default", settings: {} }];
+          if (opts.sweep) for (const depth of [0.15, 0.25, 0.35, 0.5]) for (const window of [2, 3, 4]) settings.push({ name: `depth ${depth}, window ${window}`, settings: { depth, window } });
+          const result = await runEpisodesBench({
+            dataPath: opts.data,
+            cacheDir: opts.cache,
+            embedder: await embedderFor(opts.embedder),
+            anchorer: createAnchorer(opts.anchorer, languageModelFromEnv()),
+            documents: Number(opts.documents),
+            seed: Number(opts.seed),
+            settings,
+            ...parallelIngest(opts),
+            onProgress: (done, total, label, unit) => progress.update(done, total, `episodes ${label}`, unit),
+          });
+          progress.stop();
+          const files = writeEpisodesReport(result, resolve(opts.out), commandLine());
+          if (opts.json) cliOut(`${JSON.stringify(result)}\n`);
+          else cliOut(`${episodesTable(result)}\n\nwrote ${files.join(", ")}\n`);
         }),
       ),
   );

@@ -137,6 +137,7 @@ describeWithBrowser("the inspector in chromium", () => {
     assert.equal(await unit.locator('[data-field="event"]').innerText(), "7 May 2023", "event time: the day before the session");
     assert.match(await unit.locator('[data-field="session"]').innerText(), /^s1 · 8 May 2023 13:56/);
     assert.match(await unit.locator('[data-field="participants"]').innerText(), /Caroline/);
+    assert.match(await unit.locator('[data-field="episode"]').innerText(), /^turns \S+–\S+/, "its episode's turn span");
     assert.match(await page.getByTestId("timeline-status").innerText(), /3 of 3 units loaded/);
     // Text search narrows the list as one types.
     await page.getByLabel("Search text").fill("necklace");

@@ -46,6 +46,23 @@ export function UnitFields({ unit, full = false }: { unit: MemoryUnit; full?: bo
             <dd data-field="topic">{c.topic ?? "–"}</dd>
           </>
         ) : null}
+        {c.episode ? (
+          <>
+            <dt>episode</dt>
+            <dd data-field="episode">
+              turns {c.episode.firstTurnId}–{c.episode.lastTurnId}
+              {c.episode.place ? ` · at ${c.episode.place}` : ""}
+              {c.episode.topic ? ` · ${c.episode.topic}` : ""}
+              {c.episode.participants.length ? ` · ${c.episode.participants.join(", ")}` : ""}
+            </dd>
+          </>
+        ) : null}
+        {c.planned ? (
+          <>
+            <dt>tense</dt>
+            <dd data-field="planned">a plan, not yet an event</dd>
+          </>
+        ) : null}
         <dt>validity</dt>
         <dd data-field="validity">
           {successor ? (

@@ -1,0 +1,26 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { futureCueIn, tellsOfPlan } from "./plan-cue.js";
+
+test("futureCueIn: future words and the arranged future are 'future', arrangements 'arranged', reports nothing", () => {
+  const cases: Array<[string, ReturnType<typeof futureCueIn>]> = [
+    ["We'll fly to Rome in June", "future"],
+    ["I'm going back to Tokyo in May", "future"],
+    ["She's starting school in September", "future"],
+    ["We are visiting my parents at Easter", "future"],
+    ["I'm planning a road trip around Iceland", "future"],
+    ["next summer we hike", "future"],
+    ["I booked a trip to Kyoto in May", "arranged"],
+    ["I signed up for a pottery class", "arranged"],
+    ["I was going back to Tokyo in May", null],
+    ["I went to Tokyo in May", null],
+    ["She sat next to me at dinner", null],
+  ];
+  for (const [text, expected] of cases) assert.equal(futureCueIn(text), expected, text);
+});
+
+test("tellsOfPlan: intentions count too, reports do not", () => {
+  assert.equal(tellsOfPlan("I want to see the Northern Lights at some point"), true);
+  assert.equal(tellsOfPlan("I booked a trip to Kyoto"), true);
+  assert.equal(tellsOfPlan("We saw the Northern Lights in Tromsø"), false);
+});

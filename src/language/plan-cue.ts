@@ -1,0 +1,42 @@
+/**
+ * Words that tell of something still to come, shared by time grounding (a
+ * plan grounds its times forward), the anchorer (a unit that tells of a plan
+ * is marked planned) and occurrence grounding (a plan is no occurrence).
+ */
+
+/** Tense and words that put what the sentence tells ahead of when it is said. */
+const FUTURE =
+  /\b(?:will|won't|shall|going to|gonna|plan(?:s|ning|ned)? to|next(?! to\b)|upcoming|coming up|hope to|hoping to|can't wait|cannot wait|looking forward|tomorrow|soon|intend to|about to)\b|['’]ll\b/i;
+
+/**
+ * The present progressive of a movement or undertaking is the English
+ * arranged future ("I'm going back to Tokyo in May", "we're flying to Rome",
+ * "she's starting school in September"); the past progressive ("I was
+ * going") is not matched.
+ */
+const PROGRESSIVE_FUTURE =
+  /(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+\s+)?(?:going|flying|heading|leaving|travel(?:l)?ing|moving|visiting|starting|coming|driving|taking|getting married|celebrating|hosting|attending|meeting|planning|preparing|organi[sz]ing)\b/i;
+
+/**
+ * An arrangement made before the event ("I booked a trip to Kyoto in May"):
+ * the time it names is usually the event's, ahead — but it can be when the
+ * booking was made ("I booked the tickets in January"). Time grounding takes
+ * the nearer reading for these.
+ */
+const ARRANGED = /\b(?:booked|scheduled|reserved|signed up|registered|enrolled|bought tickets|got tickets)\b/i;
+
+/** Broader: wishes and intentions ("I want to", "thinking about") are plans too, though they date nothing. */
+const INTENDED = /\b(?:plan(?:s|ning|ned)?|thinking (?:about|of)|want(?:s)? to|would like to|at some point|not yet)\b/i;
+
+export type FutureCue = "future" | "arranged";
+
+/** What a sentence says about the time of what it tells: ahead ("future"), probably ahead ("arranged"), or nothing (null). */
+export function futureCueIn(sentence: string): FutureCue | null {
+  if (FUTURE.test(sentence) || PROGRESSIVE_FUTURE.test(sentence)) return "future";
+  return ARRANGED.test(sentence) ? "arranged" : null;
+}
+
+/** A text that tells of a plan, an arrangement or an intention rather than of something that happened. */
+export function tellsOfPlan(text: string): boolean {
+  return futureCueIn(text) !== null || INTENDED.test(text);
+}
