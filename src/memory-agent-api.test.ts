@@ -131,6 +131,10 @@ describe("get, getAll, update, history, delete, reset", () => {
     assert.equal((await memory.recall("Porto", { filter: { sessionId: r.sessionId } })).hits.some((h) => h.unit.id === id && /Porto/.test(h.unit.cue + h.unit.content)), false);
     const next = await memory.get(r.unitIds[1]!);
     assert.doesNotMatch(next!.cue, /Porto/, "the neighbour's cue follows the correction");
+    // The episode keeps its id and tells of the corrected place, on both units.
+    assert.equal(updated.context.episode?.id, next!.context.episode?.id);
+    assert.equal(updated.context.episode?.place, "Lisbon");
+    assert.equal(next!.context.episode?.place, "Lisbon", JSON.stringify(next!.context.episode));
     const history = await memory.history(id);
     assert.deepEqual(history.map((e) => [e.event, e.actor]), [["created", "library"], ["updated", "key-ines"]]);
     assert.match(history[1]!.previousText ?? "", /Porto/);

@@ -95,4 +95,24 @@ describe("forgetUnit", () => {
       await other.close();
     }
   });
+  it("describes the episode again without the forgotten unit: its place and names leave the other units' episode", async () => {
+    await memory.ingest([
+      chat("trip", "t", [
+        ["1", "Ann", "Back from Reykjavik, met Maria there."],
+        ["2", "Bob", "How was the weather?"],
+        ["3", "Ann", "Cold and windy all week."],
+      ]),
+    ]);
+    const before = await memory.store.listUnits("trip", { sessionId: "t" });
+    assert.equal(before[1]!.context.episode?.place, "Reykjavik");
+    assert.match(JSON.stringify(before[1]!.context.episode), /Maria/, "the names its turns mention");
+    assert.equal(await forgetUnit(memory, "trip", before[0]!.id), true);
+    const after = await memory.store.listUnits("trip", { sessionId: "t" });
+    assert.equal(after.length, 2);
+    for (const u of after) {
+      assert.equal(u.context.episode?.id, before[1]!.context.episode?.id, "same episode");
+      assert.equal(u.context.episode?.place, null);
+      assert.doesNotMatch(JSON.stringify(u), /reykjavik|maria/i);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { IngestDeps } from "./ingest-sessions.js";
 import { embedAll } from "./ingest-sessions.js";
 import { retrySessionChange } from "./retry-session-change.js";
 import type { ChangeStamp } from "../model/unit-history.js";
+import { redescribeEpisodes } from "./segment-episodes.js";
 
 /**
  * Deletes one unit so that its words are gone too. Anchoring cues each unit
@@ -10,7 +11,8 @@ import type { ChangeStamp } from "../model/unit-history.js";
  * searchable and exported through them. The neighbours' cues are cleared and
  * the session is written back in one transaction, every kept unit with its
  * stored vector (cues are not embedded); without such a cue the unit is just
- * deleted. Reads then writes the session with a compare-and-swap, redone
+ * deleted. Its episode is described again from the units left (segment-episodes.ts:
+ * an episode's place, topic and names are read off its units). Reads then writes the session with a compare-and-swap, redone
  * when another writer (another process, too) changed the session meanwhile.
  *
  * Returns false when the namespace has no such unit.
@@ -30,8 +32,11 @@ async function forgetOnce(deps: Pick<IngestDeps, "store" | "embedder">, namespac
   const at = units.findIndex((u) => u.id === unitId);
   if (at < 0) return false;
   const neighbours = new Set([units[at - 1]?.id, units[at + 1]?.id].filter((id): id is string => id !== undefined));
-  if (!session || !units.some((u) => neighbours.has(u.id) && u.cue !== "")) return store.deleteUnit(namespace, unitId, change ? { change } : {});
-  const kept = units.filter((u) => u.id !== unitId).map((u) => (neighbours.has(u.id) ? { ...u, cue: "" } : u));
+  // Its episode's description (place, topic, names) was read off its units, this one too: described again without it.
+  const left = units.filter((u) => u.id !== unitId);
+  const kept = redescribeEpisodes(left.map((u) => (neighbours.has(u.id) ? { ...u, cue: "" } : u)));
+  const changed = kept.some((u, i) => u.cue !== left[i]!.cue || JSON.stringify(u.context.episode) !== JSON.stringify(left[i]!.context.episode));
+  if (!session || !changed) return store.deleteUnit(namespace, unitId, change ? { change } : {});
   const vectors = await store.getUnitEmbeddings(namespace, kept.map((u) => u.id));
   const missing = kept.filter((u) => !vectors.has(u.id));
   // A store that lost a vector gets it back the way ingest made it: from the content.

@@ -125,6 +125,26 @@ function boundaries(
   return taken.sort((a, b) => a - b);
 }
 
+/**
+ * The same episodes (ids and boundaries), described again from the units
+ * they hold now: after a forget, no episode may keep the place, topic or
+ * names of a unit that is gone.
+ */
+export function redescribeEpisodes(units: readonly MemoryUnit[]): MemoryUnit[] {
+  const groups: MemoryUnit[][] = [];
+  for (const u of units) {
+    const last = groups[groups.length - 1];
+    if (last && last[0]!.context.episode?.id === u.context.episode?.id) last.push(u);
+    else groups.push([u]);
+  }
+  return groups.flatMap((members) => {
+    const id = members[0]!.context.episode?.id;
+    if (id === undefined) return members;
+    const episode = { ...describeEpisode(members, undefined), id };
+    return members.map((u) => ({ ...u, context: { ...u.context, episode } }));
+  });
+}
+
 /** TextTiling's depth: how far the cohesion at a gap lies below the highest point reached climbing to each side. */
 function depthAt(cohesion: readonly number[], g: number): number {
   let left = cohesion[g]!;

@@ -4,6 +4,7 @@ import { MAX_TURN_CHARS, type Turn } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import { describeIllFormedText, findIllFormedText } from "../model/stored-text.js";
 import type { ChangeStamp } from "../model/unit-history.js";
+import { redescribeEpisodes } from "./segment-episodes.js";
 import { echoValue } from "../model/echo-value.js";
 import { embedAll, type IngestDeps } from "./ingest-sessions.js";
 import { retrySessionChange } from "./retry-session-change.js";
@@ -15,7 +16,8 @@ import { cueFor } from "./unit-context.js";
  * first person resolved) and embedded again; the unit keeps its id, place in
  * the session, provenance, cue and metadata. The next unit's cue, which
  * quotes this unit's turn, is re-derived from the new text, so the old words
- * are gone from the index. The old text goes to the unit's history (the
+ * are gone from the index, and its episode is described again from the
+ * corrected words (segment-episodes.ts). The old text goes to the unit's history (the
  * store records it in the same transaction). A compare-and-swap on the
  * session, redone when another writer changed it meanwhile.
  */
@@ -45,22 +47,30 @@ async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, t
   const { contentHash, unitCount: _n, metadata: _m, ...plain } = session;
   const anchored = (await deps.anchorer.anchorSession({ session: plain, turns: [turn] })).units[0];
   if (!anchored) throw new RamemError("ANCHOR_FAILED", `the anchorer made no unit of the new text of ${echoValue(unitId)}`, { where: "text", hint: "try other words; nothing was changed" });
-  const updated: MemoryUnit = {
+  const corrected: MemoryUnit = {
     ...unit,
     content: anchored.content,
-    context: { ...anchored.context, session: unit.context.session, participants: [...new Set([...anchored.context.participants, ...unit.context.participants])] },
+    // Its episode stays; what the episode says (place, topic, names) is described again below.
+    context: {
+      ...anchored.context,
+      session: unit.context.session,
+      participants: [...new Set([...anchored.context.participants, ...unit.context.participants])],
+      ...(unit.context.episode ? { episode: unit.context.episode } : {}),
+    },
     anchoredBy: anchored.anchoredBy,
   };
-  const [vector] = await embedAll(deps.embedder, [updated.content]);
-  const records = [{ unit: updated, embedding: vector! }];
   // The next unit's cue quotes this unit's turn: it follows the correction (a cue is not embedded, so its vector stays).
   const inSession = await store.listUnits(namespace, { sessionId });
-  const next = inSession[inSession.findIndex((u) => u.id === unitId) + 1];
-  if (next && next.cue !== "") {
-    const stored = await store.getUnitEmbeddings(namespace, [next.id]);
-    const nextVector = stored.get(next.id) ?? (await embedAll(deps.embedder, [next.content]))[0]!;
-    records.push({ unit: { ...next, cue: cueFor(turn) }, embedding: nextVector });
-  }
+  const at = inSession.findIndex((u) => u.id === unitId);
+  const nextId = inSession[at + 1]?.cue ? inSession[at + 1]!.id : undefined;
+  const rewritten = redescribeEpisodes(inSession.map((u) => (u.id === unitId ? corrected : u.id === nextId ? { ...u, cue: cueFor(turn) } : u)));
+  const updated = rewritten[at]!;
+  const [vector] = await embedAll(deps.embedder, [updated.content]);
+  const records = [{ unit: updated, embedding: vector! }];
+  // The other units whose cue or episode description changed keep their stored vectors.
+  const others = rewritten.filter((u, i) => i !== at && (u.cue !== inSession[i]!.cue || JSON.stringify(u.context.episode) !== JSON.stringify(inSession[i]!.context.episode)));
+  const stored = await store.getUnitEmbeddings(namespace, others.map((u) => u.id));
+  for (const u of others) records.push({ unit: u, embedding: stored.get(u.id) ?? (await embedAll(deps.embedder, [u.content]))[0]! });
   const hash = createHash("sha256").update(contentHash).update(`\u0000update\u0000${unitId}\u0000`).update(text).digest("hex");
   await store.updateUnits(namespace, sessionId, hash, records, { expectedHash: contentHash, ...(change ? { change } : {}) });
   const [after] = await store.getUnits(namespace, [unitId]);

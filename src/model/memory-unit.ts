@@ -131,6 +131,12 @@ export const MemoryUnit = z.object({
       origin: z.enum(["rule", "user"]),
     })
     .optional(),
+  /**
+   * For a planned unit: the later turn of the same speaker that tells of it
+   * as done (retrieval/plan-outcome.ts), derived at recall from the
+   * candidates (never stored). Absent: no such turn among them.
+   */
+  planOutcome: z.object({ toldAsDoneBy: z.string(), on: IsoDateTime }).optional(),
   /** Its session's and turns' metadata (turn keys win). Absent: none. */
   metadata: MetadataSchema.optional(),
   /** When the store first held the unit, and when its text last changed (set by the store; absent on units not yet stored). */

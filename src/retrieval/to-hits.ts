@@ -2,6 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
 import { finalScores } from "./final-score.js";
+import { planOutcomes } from "./plan-outcome.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 
 /** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
@@ -10,12 +11,15 @@ export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly M
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
   const present = ranked.filter((c) => byId.has(c.unitId));
   const scores = finalScores(present);
+  // A plan and the later turn that tells of it as done, read off the candidates.
+  const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), units);
   const hits: RecallHit[] = [];
   for (const [i, c] of present.entries()) {
     const stored = byId.get(c.unitId)!;
     // The validity travels with the hit's unit, so every face and the evidence pack can show it.
     const validity = validityOf?.(c.unitId);
-    const unit = validity ? { ...stored, validity } : stored;
+    const planOutcome = outcomes.get(c.unitId);
+    const unit = { ...stored, ...(validity ? { validity } : {}), ...(planOutcome ? { planOutcome } : {}) };
     const channels: string[] = [];
     if (c.lexical) channels.push(`lexical #${c.lexical.rank}`);
     if (c.dense) channels.push(`dense #${c.dense.rank}`);

@@ -138,3 +138,10 @@ test("a unit that names no place shows its episode's; a plan says it is planned"
   assert.match(pack.text, /\[2\] \(D1:8; at: Tokyo; planned\) /, "its own place wins over the episode's");
   assert.doesNotMatch(pack.text, /\n## S9/, "the episode's place is escaped like any stored text");
 });
+
+test("a plan told as done later says when, and by which memory of the pack", () => {
+  const plan = { ...unit("p", "S1", may, ["D1:8"], "Melanie: I'm going back to Tokyo in May.", { planned: true }), planOutcome: { toldAsDoneBy: "r", on: june } };
+  const report = unit("r", "S2", june, ["D2:1"], "Melanie: Tokyo was rainy but lovely.");
+  assert.match(renderEvidence([report, plan]).text, /\[2\] \(D1:8; planned; told as done 9 June 2023 \[1\]\) /);
+  assert.match(renderEvidence([plan]).text, /\[1\] \(D1:8; planned; told as done 9 June 2023\) /);
+});

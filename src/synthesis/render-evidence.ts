@@ -78,7 +78,11 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
       // The place of its episode, when the turn names none: "grilled sardines" on the Lisbon trip.
       else if (u.context.episode?.place) coords.push(`episode at: ${esc(u.context.episode.place)}`);
       // A plan told is not an event that happened: the generator must not report it as one.
-      if (u.context.planned) coords.push("planned");
+      if (u.context.planned) {
+        const done = u.planOutcome;
+        const by = done ? rankOf.get(done.toldAsDoneBy) : undefined;
+        coords.push(done ? `planned; told as done ${describeInterval({ start: done.on, end: done.on, granularity: "day" })}${by ? ` [${by}]` : ""}` : "planned");
+      }
       // A state that no longer holds says so, and what replaced it (by rank when it is in the pack).
       if (u.validity?.supersededBy) {
         const by = rankOf.get(u.validity.supersededBy);

@@ -60,7 +60,15 @@ export function UnitFields({ unit, full = false }: { unit: MemoryUnit; full?: bo
         {c.planned ? (
           <>
             <dt>tense</dt>
-            <dd data-field="planned">a plan, not yet an event</dd>
+            <dd data-field="planned">
+              {unit.planOutcome ? (
+                <>
+                  a plan, told as done on {unit.planOutcome.on.slice(0, 10)} by <a href={unitHref(unit.namespace, unit.planOutcome.toldAsDoneBy)}>{unit.planOutcome.toldAsDoneBy}</a>
+                </>
+              ) : (
+                "a plan, not told as done"
+              )}
+            </dd>
           </>
         ) : null}
         <dt>validity</dt>

@@ -1,0 +1,39 @@
+/**
+ * Plans end to end, through Memory.recall on the embedded store: "I'm going
+ * back to Tokyo in May" said in March grounds to the coming May, is marked
+ * planned, and the later turn that tells of the trip is linked to it — in the
+ * hits and in the evidence pack.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Memory } from "../memory.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import type { SessionWithTurns } from "../model/conversation.js";
+import { renderEvidence } from "../synthesis/render-evidence.js";
+
+const chat = (id: string, day: string, lines: string[]): SessionWithTurns => ({
+  session: { id, namespace: "trips", startTime: `${day}T10:00:00.000Z`, endTime: `${day}T10:00:00.000Z`, participants: ["Ann", "Bo"] },
+  turns: lines.map((text, i) => ({ id: `${id}:${i + 1}`, speaker: i % 2 ? "Bo" : "Ann", text })),
+});
+
+test("a plan grounds forward, is marked planned, and is linked to the later turn that tells of it as done", async () => {
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder() });
+  try {
+    await memory.ingest([
+      chat("s1", "2023-03-10", ["I'm going back to Tokyo in May, I can't wait!", "Bring me some matcha."]),
+      chat("s2", "2023-06-02", ["Tokyo was rainy, but we loved the food markets.", "Did you bring the matcha?"]),
+    ]);
+    const { hits } = await memory.recall("Ann's trip to Tokyo in May", { namespace: "trips", k: 4 });
+    const plan = hits.find((h) => h.unit.provenance.turnIds[0] === "s1:1")!.unit;
+    assert.equal(plan.context.planned, true);
+    assert.equal(plan.context.eventTime?.start, "2023-05-01T00:00:00.000Z", "the coming May, not the last");
+    assert.deepEqual(plan.planOutcome, { toldAsDoneBy: hits.find((h) => h.unit.provenance.turnIds[0] === "s2:1")!.unit.id, on: "2023-06-02T10:00:00.000Z" });
+    assert.match(renderEvidence(hits.map((h) => h.unit)).text, /\(s1:1; at: Tokyo; planned; told as done 2 June 2023 \[3\]\)/);
+    const report = hits.find((h) => h.unit.provenance.turnIds[0] === "s2:1")!.unit;
+    assert.equal(report.context.planned, undefined);
+    assert.equal(report.planOutcome, undefined);
+  } finally {
+    await memory.close();
+  }
+});
