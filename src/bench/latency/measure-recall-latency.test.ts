@@ -31,7 +31,7 @@ describe("measureRecallLatency", () => {
       const r = await measureRecallLatency(memory, queries, { warmup: 2 });
       assert.equal(r.dialect, "sqlite");
       assert.equal(r.queries, 3);
-      for (const s of [r.lexical, r.dense, r.recall]) {
+      for (const s of [r.lexical, r.dense, r.recall, r.contentOnly]) {
         assert.equal(s.n, 3);
         assert.ok(s.p50 >= 0 && s.p50 <= s.p95 && s.p95 <= s.max);
       }

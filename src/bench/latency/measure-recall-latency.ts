@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Embedder } from "../../providers/embedder.js";
 import type { MemoryStore } from "../../store/contract.js";
 import { lexicalTerms } from "../../language/text.js";
-import { DEFAULT_POOL, runRecall } from "../../retrieval/recall-pipeline.js";
+import { CONTENT_ONLY, DEFAULT_POOL, runRecall } from "../../retrieval/recall-pipeline.js";
 
 export interface LatencyQuery {
   namespace: string;
@@ -31,6 +31,12 @@ export interface RecallLatencyResult {
   dense: LatencySummary;
   /** RaMem recall end to end (frame induction, both channels, fusion, reinstatement), the query vector given. */
   recall: LatencySummary;
+  /**
+   * The content-only recall of the same query, timed right after it: both
+   * channels and fusion, no frame, no episodes, no states. recall − this is
+   * what stages 2 and 3 add (frames, episode support, validity, occurrences).
+   */
+  contentOnly: LatencySummary;
 }
 
 export function summarize(ms: readonly number[]): LatencySummary {
@@ -56,6 +62,7 @@ export async function measureRecallLatency(
   const lexical: number[] = [];
   const dense: number[] = [];
   const recall: number[] = [];
+  const contentOnly: number[] = [];
   for (const [i, q] of queries.entries()) {
     const counted = i >= warmup;
     let t = performance.now();
@@ -74,6 +81,9 @@ export async function measureRecallLatency(
       ...(q.questionDate ? { questionDate: q.questionDate } : {}),
     });
     if (counted) recall.push(performance.now() - t);
+    t = performance.now();
+    await runRecall(deps, { namespace: q.namespace, query: q.question, k, pool, queryVector: q.vector, switches: CONTENT_ONLY });
+    if (counted) contentOnly.push(performance.now() - t);
   }
   return {
     dialect: deps.store.dialect,
@@ -84,5 +94,6 @@ export async function measureRecallLatency(
     lexical: summarize(lexical),
     dense: summarize(dense),
     recall: summarize(recall),
+    contentOnly: summarize(contentOnly),
   };
 }

@@ -324,7 +324,7 @@ export function benchCommand(): Command {
               cliOut(
                 `${result.dialect} store ${result.location}: ${result.queries} queries (after warm-up), pool ${result.pool}, k ${result.k}\n\n` +
                   `| ms per query | p50 | p95 | mean | max |\n|---|---|---|---|---|\n` +
-                  `${row("searchLexical", result.lexical)}\n${row("searchDense", result.dense)}\n${row("recall (RaMem)", result.recall)}\n`,
+                  `${row("searchLexical", result.lexical)}\n${row("searchDense", result.dense)}\n${row("recall (RaMem)", result.recall)}\n${row("recall (content-only)", result.contentOnly)}\n`,
               );
             }
           } finally {
