@@ -8,6 +8,7 @@ import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeSession } from "../testing/make-unit.js";
 import { seededRandom } from "../../util/seeded-random.js";
 import { openSqliteStore } from "./sqlite-store.js";
+import { parseFilter } from "../../model/memory-filter.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-lex-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,6 +84,26 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
       await assertRanksAsFts(store, path);
       await assertRanksAsFts(store, path, "ns-b");
       assert.ok((await store.searchLexical("ns-a", ["pottery"], 100)).length > 10, "the fixture matches many units");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("leaves out a term in half of the file's units as the FTS5 path does (its bm25 weight is 1e-6)", async () => {
+    const path = freshPath();
+    const store = await filledStore(path, 1);
+    try {
+      // A filter that selects every unit sends the search through FTS5, which leaves such terms out of its query too.
+      const everything = { where: parseFilter({ sessionId: { nin: ["none"] } }) };
+      for (const terms of [["ana", "pottery"], ["ana", "glacier", "poem"], ["ana"]]) {
+        const got = await store.searchLexical("ns-a", terms, 50);
+        const want = await store.searchLexical("ns-a", terms, 50, everything);
+        assert.deepEqual(got.map((h) => [h.id, h.rank]), want.map((h) => [h.id, h.rank]), terms.join(" "));
+      }
+      // Left out: units that only it matches are not hits (the whole query, below the threshold, returns every unit).
+      const pruned = await store.searchLexical("ns-a", ["ana", "glacier"], 500);
+      assert.ok(pruned.length < 200 && pruned.length > 0, `${pruned.length} hits`);
+      assert.equal((await ftsAnswer(path, "ns-a", ["ana", "glacier"], 500)).length, 200);
     } finally {
       await store.close();
     }

@@ -38,6 +38,12 @@ interface LoadedLexicalIndex {
   built: number;
 }
 
+/** A query term as its FTS5 token; `prunable`: may be left out when it is in half of the file's units. */
+interface Phrase {
+  token: string;
+  prunable: boolean;
+}
+
 /** A unit's bm25 score as FTS5 computes it; `rowid` breaks ties as the FTS5 query's ORDER BY b, rowid does. */
 export interface LexicalHit {
   rowid: number;
@@ -92,7 +98,7 @@ export class SqliteLexicalIndexes {
    * OR-ed), as FTS5 would rank them; null when this index does not apply
    * (small namespace, a term FTS5 reads as a phrase): the caller runs FTS5.
    */
-  search(namespace: string, terms: readonly string[], limit: number, namespaceToken: string): LexicalHit[] | null {
+  search(namespace: string, terms: readonly string[], limit: number, namespaceToken: string, pruneCommon: boolean): LexicalHit[] | null {
     return this.db.transaction(() => {
       const seq = Number(this.db.prepare("SELECT coalesce(max(seq), 0) FROM vec_log WHERE namespace = ?").pluck().get(namespace));
       const count = this.unitCount(namespace, seq);
@@ -100,13 +106,13 @@ export class SqliteLexicalIndexes {
         this.loaded.delete(namespace);
         return null;
       }
-      const phrases: string[] = [];
+      const phrases: Phrase[] = [];
       for (const term of terms) {
         const t = this.tokensOf(term);
         if (t.length === 0) continue;
         // A phrase of several tokens needs positions; a namespace-shaped token has namespace rows in its document count.
         if (t.length > 1 || /^n[0-9a-f]+$/.test(t[0]!) || t[0] === namespaceToken.toLowerCase()) return null;
-        phrases.push(t[0]!);
+        phrases.push({ token: t[0]!, prunable: pruneCommon && /^[\p{L}\p{N}]+$/u.test(term) });
       }
       if (phrases.length === 0) return [];
       return this.rank(namespace, this.current(namespace, seq, count), phrases, limit);
@@ -133,7 +139,7 @@ export class SqliteLexicalIndexes {
     }
   }
 
-  private rank(namespace: string, entry: LoadedLexicalIndex, phrases: readonly string[], limit: number): LexicalHit[] {
+  private rank(namespace: string, entry: LoadedLexicalIndex, phrases: readonly Phrase[], limit: number): LexicalHit[] {
     const { rows, tokens } = this.fileTotals();
     if (rows === 0) return [];
     const avgdl = tokens / rows;
@@ -145,10 +151,15 @@ export class SqliteLexicalIndexes {
     const touched: number[] = [];
     const seen = new Uint8Array(slots);
     const { alive, lengths } = entry;
-    for (const phrase of phrases) {
-      const p = this.postings(namespace, entry, phrase, alone ? null : fileAt);
+    const read = phrases.map(({ token, prunable }) => {
+      const p = this.postings(namespace, entry, token, alone ? null : fileAt);
       let hits = alone ? 0 : p.outside;
       for (const slot of p.slots) hits += alive[slot]!;
+      return { p, hits, common: prunable && 2 * hits >= rows };
+    });
+    // Terms in half of the file's units or more are left out (the store's informativeTerms, with the exact count): bm25 weighs them 1e-6. All that common: the query stays whole.
+    const kept = read.every((r) => r.common) ? read : read.filter((r) => !r.common);
+    for (const { p, hits } of kept) {
       let idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
       if (idf <= 0.0) idf = 1e-6;
       for (let i = 0; i < p.slots.length; i++) {

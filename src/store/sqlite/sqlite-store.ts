@@ -273,9 +273,7 @@ class SqliteStore implements MemoryStore {
    * results are exactly FTS5's (LoCoMo's namespaces hold 300–700 units).
    */
   private informativeTerms(namespace: string, terms: readonly string[]): readonly string[] {
-    const entry = this.cacheOf(namespace);
-    entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
-    if (entry.units < Math.min(LEXICAL_PRUNE_MIN_UNITS, this.annMinUnits)) return terms;
+    if (!this.prunesCommonTerms(namespace)) return terms;
     const stats = this.termStats;
     stats.rows ??= Number(this.stmt("SELECT count(*) FROM units").pluck().get());
     const rows = stats.rows;
@@ -289,6 +287,13 @@ class SqliteStore implements MemoryStore {
     };
     const kept = terms.filter((t) => !(rows > 0 && /^[\p{L}\p{N}]+$/u.test(t) && 2 * docsOf(t) >= rows));
     return kept.length ? kept : terms;
+  }
+
+  /** Whether the namespace is large enough for lexical search to leave out terms bm25 weighs ~0 (informativeTerms). */
+  private prunesCommonTerms(namespace: string): boolean {
+    const entry = this.cacheOf(namespace);
+    entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
+    return entry.units >= Math.min(LEXICAL_PRUNE_MIN_UNITS, this.annMinUnits);
   }
 
   /** Recall reads the session list on every query: it is read from the file once per change of the namespace. Callers get their own array. */
@@ -606,17 +611,18 @@ class SqliteStore implements MemoryStore {
 
   async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
-    const kept = this.informativeTerms(namespace, terms);
     if (!options.where && clampLimit(limit, 0) > 0) {
-      // The same terms FTS5 would get, ranked as FTS5 would, at a cost per posting FTS5 cannot match (lexical-index.ts).
-      const ranked = this.lexical.search(namespace, kept.map((t) => t.trim()).filter((t) => t.length > 0), clampLimit(limit, 0), namespaceToken(namespace));
+      // Ranked as FTS5 would rank it, at a cost per posting FTS5 cannot match (lexical-index.ts); the index leaves out the
+      // terms informativeTerms would, counting their units itself (fts5vocab walks a term's postings to count them).
+      const words = terms.map((t) => t.trim()).filter((t) => t.length > 0);
+      const ranked = this.lexical.search(namespace, words, clampLimit(limit, 0), namespaceToken(namespace), this.prunesCommonTerms(namespace));
       if (ranked) {
         // In the index's order; a unit deleted since the index caught up is not in the join, so it is never returned.
         const idOf = this.unitIdsOf(namespace, ranked.map((h) => h.rowid));
         return ranked.filter((h) => idOf.has(h.rowid)).map((h, i) => ({ id: idOf.get(h.rowid)!, score: h.score, rank: i + 1 }));
       }
     }
-    const query = toFtsQuery(kept);
+    const query = toFtsQuery(this.informativeTerms(namespace, terms));
     const k = clampLimit(limit, 0);
     if (!query || k === 0) return [];
     if (options.where) {
