@@ -46,19 +46,20 @@ export const PRUNE_MIN_UNITS = 5_000;
  * N and avglen are one row of namespace_stats (schema 5), kept by triggers.
  */
 function searchSql(k1: number, b: number, cueWeight: number, pruneMinUnits: number, filter?: string): string {
-  const scoreOf = `sum(i.idf * (m.tf * ${k1 + 1}) / (m.tf + ${k1} * (1 - ${b} + ${b} * m.doc_len / st.avglen)))`;
+  // float8 throughout: a numeric literal here (0.5, 1e-6) would make every posting's arithmetic numeric, several times slower.
+  const scoreOf = `sum(m.idf * (m.tf * ${k1 + 1}::float8) / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.doc_len / st.avglen)))`;
   // Unfiltered: score postings alone, then join the best. Filtered: the filter reads units and sessions, so every match joins them first.
   const ranked = filter
     ? `scored AS (
     SELECT u.id, s.start_at, u.session_id, u.seq, ${scoreOf} AS score
-    FROM matches m JOIN idf i USING (tid) JOIN units u ON u.namespace = $1 AND u.id = m.unit_id
+    FROM postings m JOIN units u ON u.namespace = $1 AND u.id = m.unit_id
          JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id CROSS JOIN stats st
     WHERE ${filter}
     GROUP BY u.id, s.start_at, u.session_id, u.seq
   )
   SELECT id, score FROM scored`
     : `scored AS MATERIALIZED (
-    SELECT m.unit_id, ${scoreOf} AS score FROM matches m JOIN idf i USING (tid) CROSS JOIN stats st GROUP BY m.unit_id
+    SELECT m.unit_id, ${scoreOf} AS score FROM postings m CROSS JOIN stats st GROUP BY m.unit_id
   ),
   cut AS (SELECT score FROM scored ORDER BY score DESC OFFSET greatest($3 - 1, 0) LIMIT 1),
   best AS (SELECT * FROM scored WHERE score >= coalesce((SELECT score FROM cut), '-Infinity'::float8))
@@ -87,18 +88,30 @@ function searchSql(k1: number, b: number, cueWeight: number, pruneMinUnits: numb
     SELECT t.tid, t.lexs FROM terms t JOIN common c USING (tid)
     WHERE NOT c.common OR NOT EXISTS (SELECT 1 FROM common WHERE NOT common)
   ),
-  term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme FROM kept),
+  -- A term of one lexeme (most): its n is namespace_terms' count, so its postings are read once, straight into the sum.
+  single AS MATERIALIZED (
+    SELECT k.tid, k.lexs[1] AS lexeme, greatest(1e-6::float8, ln((st.n - nt.docs + 0.5::float8) / (nt.docs + 0.5::float8))) AS idf
+    FROM kept k JOIN namespace_terms nt ON nt.namespace = $1 AND nt.lexeme = k.lexs[1] CROSS JOIN stats st
+    WHERE cardinality(k.lexs) = 1
+  ),
   -- A term of several lexemes ("5-k") is an AND (plainto_tsquery): it matches
-  -- a unit only when the unit has all of them.
+  -- a unit only when the unit has all of them; its n is counted from those matches.
+  term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme, cardinality(lexs) AS lexemes FROM kept WHERE cardinality(lexs) > 1),
   matches AS MATERIALIZED (
-    SELECT tl.tid, p.unit_id, sum(p.tf_content + ${cueWeight} * p.tf_cue)::float8 AS tf, max(p.doc_len) AS doc_len
+    SELECT tl.tid, p.unit_id, sum(p.tf_content + ${cueWeight}::float8 * p.tf_cue) AS tf, max(p.doc_len)::float8 AS doc_len
     FROM term_lexemes tl JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = tl.lexeme
     GROUP BY tl.tid, p.unit_id
-    HAVING count(*) = (SELECT cardinality(lexs) FROM kept t WHERE t.tid = tl.tid)
+    HAVING count(*) = max(tl.lexemes)
   ),
   idf AS MATERIALIZED (
-    SELECT m.tid, greatest(1e-6, ln((s.n - count(*) + 0.5) / (count(*) + 0.5))) AS idf
+    SELECT m.tid, greatest(1e-6::float8, ln((s.n - count(*) + 0.5::float8) / (count(*) + 0.5::float8))) AS idf
     FROM matches m CROSS JOIN stats s GROUP BY m.tid, s.n
+  ),
+  postings AS (
+    SELECT p.unit_id, i.idf, (p.tf_content + ${cueWeight}::float8 * p.tf_cue) AS tf, p.doc_len::float8 AS doc_len
+    FROM single i JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = i.lexeme
+    UNION ALL
+    SELECT m.unit_id, i.idf, m.tf, m.doc_len FROM matches m JOIN idf i USING (tid)
   ),
   ${ranked}
   ORDER BY score DESC, start_at, session_id COLLATE "C", seq
