@@ -41,6 +41,8 @@ interface LoadedLexicalIndex {
 /** A query term as its FTS5 token; `prunable`: may be left out when it is in half of the file's units. */
 interface Phrase {
   token: string;
+  /** A term FTS5 reads as a phrase of several tokens, quoted for MATCH. */
+  phrase?: string;
   prunable: boolean;
 }
 
@@ -71,8 +73,10 @@ export interface LexicalHit {
  *   namespaces' counted when the file changed outside this namespace);
  * - idf = ln((N − n + 0.5)/(n + 0.5)), 1e-6 when not positive; each quoted
  *   term is a phrase, summed in query order (a phrase twice counts twice).
- * A term that FTS5 splits into several tokens (a phrase), or that could be a
- * namespace token, is not handled here: the caller runs FTS5.
+ * A term that FTS5 splits into several tokens ("five-a-side") is a phrase
+ * whose score needs positions: FTS5 scores that phrase alone (bm25() of a
+ * one-phrase query is exactly that phrase's term of the sum). A term that
+ * could be a namespace token is not handled here: the caller runs FTS5.
  *
  * Kept consistent like the dense index: every unit write appends a vec_log
  * row in its own transaction; a search (one read transaction) first applies
@@ -110,9 +114,11 @@ export class SqliteLexicalIndexes {
       for (const term of terms) {
         const t = this.tokensOf(term);
         if (t.length === 0) continue;
-        // A phrase of several tokens needs positions; a namespace-shaped token has namespace rows in its document count.
-        if (t.length > 1 || /^n[0-9a-f]+$/.test(t[0]!) || t[0] === namespaceToken.toLowerCase()) return null;
-        phrases.push({ token: t[0]!, prunable: pruneCommon && /^[\p{L}\p{N}]+$/u.test(term) });
+        // A namespace-shaped token has namespace rows in its document count: FTS5 answers.
+        if (t.some((x) => /^n[0-9a-f]+$/.test(x) || x === namespaceToken.toLowerCase())) return null;
+        // A phrase of several tokens needs positions, which the index does not keep: FTS5 scores that phrase alone.
+        if (t.length > 1) phrases.push({ token: "", phrase: `"${term.replaceAll('"', '""')}"`, prunable: false });
+        else phrases.push({ token: t[0]!, prunable: pruneCommon && /^[\p{L}\p{N}]+$/u.test(term) });
       }
       if (phrases.length === 0) return [];
       return this.rank(namespace, this.current(namespace, seq, count), phrases, limit);
@@ -151,7 +157,8 @@ export class SqliteLexicalIndexes {
     const touched: number[] = [];
     const seen = new Uint8Array(slots);
     const { alive, lengths } = entry;
-    const read = phrases.map(({ token, prunable }) => {
+    const read = phrases.map(({ token, phrase, prunable }) => {
+      if (phrase !== undefined) return { phrase, common: false };
       const p = this.postings(namespace, entry, token, alone ? null : fileAt);
       let hits = alone ? 0 : p.outside;
       for (const slot of p.slots) hits += alive[slot]!;
@@ -159,7 +166,25 @@ export class SqliteLexicalIndexes {
     });
     // Terms in half of the file's units or more are left out (the store's informativeTerms, with the exact count): bm25 weighs them 1e-6. All that common: the query stays whole.
     const kept = read.every((r) => r.common) ? read : read.filter((r) => !r.common);
-    for (const { p, hits } of kept) {
+    const mark = (slot: number) => {
+      if (!seen[slot]) {
+        seen[slot] = 1;
+        touched.push(slot);
+      }
+    };
+    for (const r of kept) {
+      if (r.phrase !== undefined) {
+        // bm25() of a query of this one phrase is its term of the sum: the same idf (counted over the file), row length and average.
+        const rowsOf = this.db.prepare(`SELECT rowid, bm25(fts, 1.0, ${CUE_WEIGHT}, 0.0, 0.0) FROM fts WHERE fts MATCH ?`).raw().all(`{content cue} : ${r.phrase}`) as Array<[number, number]>;
+        for (const [rowid, b] of rowsOf) {
+          const slot = entry.slotOf.get(rowid);
+          if (slot === undefined || !alive[slot]) continue;
+          scores[slot]! += -b;
+          mark(slot);
+        }
+        continue;
+      }
+      const { p, hits } = r;
       let idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
       if (idf <= 0.0) idf = 1e-6;
       for (let i = 0; i < p.slots.length; i++) {
@@ -169,10 +194,7 @@ export class SqliteLexicalIndexes {
         const d = lengths[slot]!;
         // The expression as fts5_aux.c writes it, so the sums round the same way.
         scores[slot]! += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
-        if (!seen[slot]) {
-          seen[slot] = 1;
-          touched.push(slot);
-        }
+        mark(slot);
       }
     }
     return topK(touched, scores, entry.rowids, limit);
