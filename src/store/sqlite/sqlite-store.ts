@@ -782,6 +782,8 @@ class SqliteStore implements MemoryStore {
     this.db.exec("INSERT INTO fts(fts) VALUES ('optimize')");
     steps.push("fts optimize");
     if (this.dense.scrub().length) steps.push("dense index files of changed namespaces removed");
+    // The lexical indexes hold the tokens of the units they were built from (as map keys): a forgotten unit's words go with them.
+    this.lexical.drop();
     if (options.vacuum) {
       this.db.exec("VACUUM");
       steps.push("vacuum");
