@@ -53,10 +53,10 @@ describeWithPostgres("postgres store", (url) => {
       await c.connect();
       try {
         const files = async () =>
-          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','unit_vectors','unit_history']) t`)).rows;
+          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','unit_history']) t`)).rows;
         const before = await files();
         const purged = await store.scrubDeleted({ vacuum: true });
-        assert.deepEqual(purged.steps.sort(), ["vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
+        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_terms", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
         const after = await files();
         for (const b of before) assert.notEqual(after.find((a) => a.t === b.t)?.f, b.f, `${b.t} was not rewritten`);
         const dead = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".units`);
@@ -367,7 +367,7 @@ describeWithPostgres("postgres store", (url) => {
     });
   });
 
-  it("namespace_stats (BM25's N and average length) stays equal to the namespace's units through every kind of write", async () => {
+  it("namespace_stats (BM25's N and average length) and namespace_terms (its n) stay equal to the namespace's units and postings through every kind of write", async () => {
     const schema = uniqueSchema();
     const store = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
     const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
@@ -378,6 +378,14 @@ describeWithPostgres("postgres store", (url) => {
             AND coalesce((SELECT doc_len_sum FROM namespace_stats WHERE namespace = 'ns-a'), 0) = (SELECT coalesce(sum(doc_len), 0) FROM units WHERE namespace = 'ns-a') AS same`,
       );
       assert.equal(rows[0]!.same, true);
+      // namespace_terms (schema 6): each lexeme's document count, no row without postings; every posting carries its unit's doc_len.
+      const terms = await raw.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM namespace_terms nt FULL JOIN (SELECT namespace, lexeme, count(*) AS docs FROM unit_terms GROUP BY namespace, lexeme) p
+           USING (namespace, lexeme) WHERE nt.docs IS DISTINCT FROM p.docs`,
+      );
+      assert.equal(terms.rows[0]!.n, "0", "namespace_terms differs from the postings");
+      const lengths = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p JOIN units u ON u.namespace = p.namespace AND u.id = p.unit_id WHERE p.doc_len <> u.doc_len");
+      assert.equal(lengths.rows[0]!.n, "0", "a posting's doc_len differs from its unit's");
     };
     try {
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
@@ -396,11 +404,69 @@ describeWithPostgres("postgres store", (url) => {
       await store.deleteSession("ns-a", s.id);
       await check();
       await store.replaceSession(s, "h5", makeRecords(s, 2));
+      const other = makeSession({ namespace: "ns-b" });
+      await store.replaceSession(other, "hb", makeRecords(other, 3));
       await store.deleteNamespace("ns-a");
       await check();
+      const left = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM namespace_terms WHERE namespace = 'ns-a'");
+      assert.equal(left.rows[0]!.n, "0", "a forgotten namespace leaves no words in namespace_terms");
     } finally {
       await raw.end();
       await store.close();
+    }
+  });
+
+  it("leaves out a term in half of a large namespace's units (bm25 weighs it 1e-6): the same hits and scores as the query without it", async () => {
+    const pruning = createBm25Lexical({ pruneMinUnits: 1 });
+    await withStore(async (store) => {
+      const s = makeSession();
+      const words = ["volcano", "harbour", "violin", "glacier", "pottery"];
+      await store.replaceSession(s, "h", Array.from({ length: 30 }, (_, i) => makeRecord(s, i, { content: `Ana: ${words[i % 5]} ${i % 3 ? words[(i + 2) % 5] : ""} ${i % 7 ? "" : words[(i + 1) % 5]}` })));
+      const pruned = await store.searchLexical("ns-a", ["ana", "glacier", "violin"], 50);
+      const without = await store.searchLexical("ns-a", ["glacier", "violin"], 50);
+      assert.ok(pruned.length > 0 && pruned.length < 30, `${pruned.length} hits`);
+      assert.deepEqual(pruned, without);
+      // All terms that common: the query stays whole.
+      assert.equal((await store.searchLexical("ns-a", ["ana"], 50)).length, 30);
+    }, { lexical: pruning });
+    await withStore(async (store) => {
+      const s = makeSession();
+      await store.replaceSession(s, "h", Array.from({ length: 30 }, (_, i) => makeRecord(s, i, { content: `Ana: ${i % 2 ? "glacier" : "harbour"}` })));
+      // Below the threshold (the default, 5,000 units) every term counts: units only "ana" matched are hits.
+      assert.equal((await store.searchLexical("ns-a", ["ana", "glacier"], 50)).length, 30);
+    });
+  });
+
+  it("migrates a schema-5 store (no doc_len in postings, no namespace_terms): same lexical results after as before", async () => {
+    const schema = uniqueSchema();
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    try {
+      const store = await openPostgresStore(url, { schema, maxConnections: 2 });
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s = makeSession();
+      await store.replaceSession(s, "h", Array.from({ length: 12 }, (_, i) => makeRecord(s, i, { content: `Caroline went to the ${i % 2 ? "pottery studio" : "lake"} on day ${i}`, cue: i % 3 ? "" : "we talked about the lake" })));
+      const before = await store.searchLexical("ns-a", ["pottery", "lake", "day"], 20);
+      await store.close();
+      // Back to schema 5 as it was.
+      await raw.query(`DROP TRIGGER unit_terms_docs_insert ON unit_terms; DROP TRIGGER unit_terms_docs_delete ON unit_terms;
+        DROP FUNCTION ramem_terms_add(); DROP FUNCTION ramem_terms_remove(); DROP TABLE namespace_terms;
+        ALTER TABLE unit_terms DROP COLUMN doc_len; UPDATE meta SET value = '5' WHERE key = 'schema_version'`);
+      const again = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
+      try {
+        assert.deepEqual(await again.searchLexical("ns-a", ["pottery", "lake", "day"], 20), before);
+        const v = await raw.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
+        assert.equal(v.rows[0]!.value, String(SCHEMA_VERSION));
+        const terms = await raw.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM namespace_terms nt FULL JOIN (SELECT namespace, lexeme, count(*) AS docs FROM unit_terms GROUP BY namespace, lexeme) p
+             USING (namespace, lexeme) WHERE nt.docs IS DISTINCT FROM p.docs`,
+        );
+        assert.equal(terms.rows[0]!.n, "0");
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await raw.end();
     }
   });
 });

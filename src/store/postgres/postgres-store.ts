@@ -540,7 +540,7 @@ class PostgresStore implements MemoryStore {
     }
     // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
     const { rows } = await this.q<{ name: string }>(
-      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'unit_vectors', 'units', 'sessions', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
     );
     const steps: string[] = [];
     for (const { name } of rows) {

@@ -2,17 +2,25 @@ import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
- * is content, anything else the cue). Used by migration 3 and replaceSession.
+ * is content, anything else the cue), with each unit's doc_len (schema 6).
+ * Used by replaceSession, appendUnits and updateUnits.
  */
 export const POSTINGS_SELECT = `
+  INSERT INTO unit_terms (namespace, lexeme, unit_id, tf_content, tf_cue, doc_len)
+  SELECT u.namespace, x.lexeme, u.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w <> 'A'), u.doc_len
+  FROM units u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
+  WHERE $WHERE
+  GROUP BY u.namespace, x.lexeme, u.id, u.doc_len`;
+
+/** Migration 3's postings, as they were written before schema 6 (no doc_len column yet). */
+const POSTINGS_SELECT_V3 = `
   INSERT INTO unit_terms (namespace, lexeme, unit_id, tf_content, tf_cue)
   SELECT u.namespace, x.lexeme, u.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w <> 'A')
   FROM units u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
-  WHERE $WHERE
   GROUP BY u.namespace, x.lexeme, u.id`;
 
 /**
@@ -101,7 +109,7 @@ const MIGRATIONS: readonly string[] = [
     FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
   );
   CREATE INDEX unit_terms_ns_unit ON unit_terms (namespace, unit_id);
-  ${POSTINGS_SELECT.replace("$WHERE", "TRUE")};
+  ${POSTINGS_SELECT_V3};
   `,
   // 4: the session span is read from the session row (an append widens it
   // without rewriting the session's units), units carry metadata (jsonb, for
@@ -172,6 +180,44 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER units_stats_insert AFTER INSERT ON units REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ramem_stats_add();
   CREATE TRIGGER units_stats_delete AFTER DELETE ON units REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_stats_remove();
   CREATE TRIGGER units_stats_update AFTER UPDATE ON units REFERENCING NEW TABLE AS added OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_stats_change();
+  `,
+  // 6: BM25 without reading what it does not need. Each posting carries its
+  // unit's doc_len, so scoring reads postings alone and joins units only for
+  // the best; namespace_terms keeps each lexeme's document count per
+  // namespace (statement-level triggers on unit_terms, cascaded deletes
+  // included), so a term in half of a large namespace's units — bm25 weighs
+  // it 1e-6 — is left out before its postings are read. A lexeme's row goes
+  // with its last posting: a forgotten unit's words do not stay behind.
+  `
+  ALTER TABLE unit_terms ADD COLUMN doc_len integer;
+  UPDATE unit_terms t SET doc_len = u.doc_len FROM units u WHERE u.namespace = t.namespace AND u.id = t.unit_id;
+  ALTER TABLE unit_terms ALTER COLUMN doc_len SET NOT NULL;
+  CREATE TABLE namespace_terms (
+    namespace text   NOT NULL,
+    lexeme    text   NOT NULL,
+    docs      bigint NOT NULL,
+    PRIMARY KEY (namespace, lexeme)
+  );
+  INSERT INTO namespace_terms SELECT namespace, lexeme, count(*) FROM unit_terms GROUP BY namespace, lexeme;
+  CREATE FUNCTION ramem_terms_add() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    INSERT INTO namespace_terms AS t (namespace, lexeme, docs)
+      SELECT namespace, lexeme, count(*) FROM added GROUP BY namespace, lexeme
+    ON CONFLICT (namespace, lexeme) DO UPDATE SET docs = t.docs + excluded.docs;
+    RETURN NULL;
+  END $fn$;
+  CREATE FUNCTION ramem_terms_remove() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    UPDATE namespace_terms t SET docs = t.docs - r.n
+      FROM (SELECT namespace, lexeme, count(*) AS n FROM removed GROUP BY namespace, lexeme) r
+      WHERE t.namespace = r.namespace AND t.lexeme = r.lexeme;
+    -- A second statement: one statement cannot delete the rows its own CTE updated.
+    DELETE FROM namespace_terms t USING (SELECT DISTINCT namespace, lexeme FROM removed) r
+      WHERE t.namespace = r.namespace AND t.lexeme = r.lexeme AND t.docs <= 0;
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER unit_terms_docs_insert AFTER INSERT ON unit_terms REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_add();
+  CREATE TRIGGER unit_terms_docs_delete AFTER DELETE ON unit_terms REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_remove();
   `,
 ];
 

@@ -31,6 +31,7 @@ import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
 import { ANN_MIN_UNITS, SqliteDenseIndexes } from "./dense-index.js";
+import { SqliteLexicalIndexes } from "./lexical-index.js";
 import { stemmer } from "stemmer";
 
 export interface SqliteStoreOptions {
@@ -85,6 +86,13 @@ function namespaceFtsQuery(namespace: string, terms: string): string {
  */
 export const LEXICAL_PRUNE_MIN_UNITS = 5_000;
 
+/**
+ * From this namespace size on, an unfiltered lexical search is ranked by the
+ * in-memory index (lexical-index.ts: FTS5's bm25, the same order, without
+ * FTS5's per-match cost); below, by FTS5 itself.
+ */
+export const LEXICAL_INDEX_MIN_UNITS = 5_000;
+
 /** bm25 weights per column: content, cue, namespace (unindexed), ns_key. */
 const BM25 = "bm25(fts, 1.0, 0.5, 0.0, 0.0)";
 
@@ -109,6 +117,7 @@ class SqliteStore implements MemoryStore {
   private readonly statements = new Map<string, Database.Statement>();
   private closed = false;
   private readonly dense: SqliteDenseIndexes;
+  private readonly lexical: SqliteLexicalIndexes;
   private readonly cached = new Map<string, NamespaceCache>();
   /** PRAGMA data_version when `cached` was last known valid: it changes when another connection commits. */
   private cachedAt = -1;
@@ -121,6 +130,7 @@ class SqliteStore implements MemoryStore {
     this.readonly = readonly;
     const persisted = readonly || location === ":memory:" || location === "" ? null : SqliteDenseIndexes.dirFor(location);
     this.dense = new SqliteDenseIndexes(db, persisted, annMinUnits);
+    this.lexical = new SqliteLexicalIndexes(db, Math.min(LEXICAL_INDEX_MIN_UNITS, annMinUnits));
   }
 
   static open(path: string, opts: SqliteStoreOptions): SqliteStore {
@@ -263,9 +273,7 @@ class SqliteStore implements MemoryStore {
    * results are exactly FTS5's (LoCoMo's namespaces hold 300–700 units).
    */
   private informativeTerms(namespace: string, terms: readonly string[]): readonly string[] {
-    const entry = this.cacheOf(namespace);
-    entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
-    if (entry.units < Math.min(LEXICAL_PRUNE_MIN_UNITS, this.annMinUnits)) return terms;
+    if (!this.prunesCommonTerms(namespace)) return terms;
     const stats = this.termStats;
     stats.rows ??= Number(this.stmt("SELECT count(*) FROM units").pluck().get());
     const rows = stats.rows;
@@ -279,6 +287,13 @@ class SqliteStore implements MemoryStore {
     };
     const kept = terms.filter((t) => !(rows > 0 && /^[\p{L}\p{N}]+$/u.test(t) && 2 * docsOf(t) >= rows));
     return kept.length ? kept : terms;
+  }
+
+  /** Whether the namespace is large enough for lexical search to leave out terms bm25 weighs ~0 (informativeTerms). */
+  private prunesCommonTerms(namespace: string): boolean {
+    const entry = this.cacheOf(namespace);
+    entry.units ??= Number(this.stmt("SELECT coalesce(sum(unit_count), 0) FROM sessions WHERE namespace = ?").pluck().get(namespace));
+    return entry.units >= Math.min(LEXICAL_PRUNE_MIN_UNITS, this.annMinUnits);
   }
 
   /** Recall reads the session list on every query: it is read from the file once per change of the namespace. Callers get their own array. */
@@ -596,6 +611,17 @@ class SqliteStore implements MemoryStore {
 
   async searchLexical(namespace: string, terms: readonly string[], limit: number, options: SearchOptions = {}): Promise<ScoredUnitId[]> {
     this.assertOpen();
+    if (!options.where && clampLimit(limit, 0) > 0) {
+      // Ranked as FTS5 would rank it, at a cost per posting FTS5 cannot match (lexical-index.ts); the index leaves out the
+      // terms informativeTerms would, counting their units itself (fts5vocab walks a term's postings to count them).
+      const words = terms.map((t) => t.trim()).filter((t) => t.length > 0);
+      const ranked = this.lexical.search(namespace, words, clampLimit(limit, 0), namespaceToken(namespace), this.prunesCommonTerms(namespace));
+      if (ranked) {
+        // In the index's order; a unit deleted since the index caught up is not in the join, so it is never returned.
+        const idOf = this.unitIdsOf(namespace, ranked.map((h) => h.rowid));
+        return ranked.filter((h) => idOf.has(h.rowid)).map((h, i) => ({ id: idOf.get(h.rowid)!, score: h.score, rank: i + 1 }));
+      }
+    }
     const query = toFtsQuery(this.informativeTerms(namespace, terms));
     const k = clampLimit(limit, 0);
     if (!query || k === 0) return [];
@@ -673,15 +699,20 @@ class SqliteStore implements MemoryStore {
 
   /** The index's hits as units of the namespace, best first; a unit deleted meanwhile is not in the join, so it is never returned. */
   private idsOfRowids(namespace: string, hits: ReadonlyArray<{ rowid: number; distance: number }>): ScoredUnitId[] {
-    const idOf = new Map(
+    const idOf = this.unitIdsOf(namespace, hits.map((h) => h.rowid));
+    const sorted = hits.filter((h) => idOf.has(h.rowid)).sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    return sorted.map((h, i) => ({ id: idOf.get(h.rowid)!, score: 1 - h.distance, rank: i + 1 }));
+  }
+
+  /** The ids of those rowids that are units of the namespace. */
+  private unitIdsOf(namespace: string, rowids: readonly number[]): Map<number, string> {
+    return new Map(
       // CROSS JOIN keeps json_each outside: with `rowid IN (…) AND namespace = ?` the planner walked the namespace's index (12 ms at 100k units, against 0.3).
-      (this.stmt("SELECT u.rowid AS rowid, u.id AS id FROM json_each(?) j CROSS JOIN units u ON u.rowid = j.value WHERE u.namespace = ?").all(JSON.stringify(hits.map((h) => h.rowid)), namespace) as Array<{
+      (this.stmt("SELECT u.rowid AS rowid, u.id AS id FROM json_each(?) j CROSS JOIN units u ON u.rowid = j.value WHERE u.namespace = ?").all(JSON.stringify(rowids), namespace) as Array<{
         rowid: number;
         id: string;
       }>).map((r) => [r.rowid, r.id]),
     );
-    const sorted = hits.filter((h) => idOf.has(h.rowid)).sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
-    return sorted.map((h, i) => ({ id: idOf.get(h.rowid)!, score: 1 - h.distance, rank: i + 1 }));
   }
 
   private storeIdValue: string | null = null;
@@ -737,6 +768,7 @@ class SqliteStore implements MemoryStore {
         this.deleteRows(namespace, rowids);
         // The namespace's name goes from the log too; an index of it no longer fits (dense-index.ts) and is rebuilt if the namespace grows again.
         this.stmt("DELETE FROM vec_log WHERE namespace = ?").run(namespace);
+        this.lexical.drop(namespace);
         this.stmt("DELETE FROM sessions WHERE namespace = ?").run(namespace);
         return rowids.length;
       })
@@ -750,6 +782,8 @@ class SqliteStore implements MemoryStore {
     this.db.exec("INSERT INTO fts(fts) VALUES ('optimize')");
     steps.push("fts optimize");
     if (this.dense.scrub().length) steps.push("dense index files of changed namespaces removed");
+    // The lexical indexes hold the tokens of the units they were built from (as map keys): a forgotten unit's words go with them.
+    this.lexical.drop();
     if (options.vacuum) {
       this.db.exec("VACUUM");
       steps.push("vacuum");

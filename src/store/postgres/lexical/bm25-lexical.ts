@@ -10,32 +10,61 @@ export interface Bm25Options {
   b?: number;
   /** How much an occurrence in the cue counts against one in the content (SQLite: bm25(fts, 1.0, 0.5)). */
   cueWeight?: number;
+  /** Namespaces with at least this many units leave out terms in half of their units (default PRUNE_MIN_UNITS; tests set it low). */
+  pruneMinUnits?: number;
 }
 
+/** From this namespace size on, terms in half of its units are left out (SQLite: LEXICAL_PRUNE_MIN_UNITS). */
+export const PRUNE_MIN_UNITS = 5_000;
+
 /**
- * Okapi BM25 computed in SQL from the `lexemes` tsvector, with the formula
- * SQLite's FTS5 uses:
+ * Okapi BM25 computed in SQL from the postings table `unit_terms`, with the
+ * formula SQLite's FTS5 uses:
  *
  *   score = Σ_terms idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
  *   idf   = max(1e-6, ln((N − n + 0.5) / (n + 0.5)))
  *
  * tf counts a term's occurrences, in content as 1 and in the cue as
- * `cueWeight`, read from the postings table `unit_terms` (schema v3); len is
- * the unit's token count (`units.doc_len`). N, n and avglen are taken **per
- * namespace** (FTS5 takes them over the whole file): a tenant's ranking never
- * depends on another tenant's words.
+ * `cueWeight`; len is the unit's token count, carried by each posting
+ * (schema 6). N, n and avglen are taken **per namespace** (FTS5 takes them
+ * over the whole file): a tenant's ranking never depends on another tenant's
+ * words.
  *
  * Terms are bound as one text[] parameter; each becomes its lexemes through
  * to_tsvector with the english configuration the documents use (plainto_tsquery
  * only decides which terms are not all stop words). Lexemes are compared as
  * text, so no user text is parsed as tsquery syntax.
  *
- * Cost: a primary-key range scan of the postings of each query lexeme, then
- * one units lookup per matching unit: linear in the postings read, not in the
- * size of the matching tsvectors. N and avglen are one row of
- * namespace_stats (schema 5), kept by triggers on units.
+ * Cost: a primary-key range scan of the postings of each query lexeme, summed
+ * per unit; units and sessions are joined only for the best `limit` (and the
+ * units tied with the last of them, which the conversation order sorts).
+ * In a namespace of PRUNE_MIN_UNITS units or more, a term whose lexemes are
+ * each in half of its units or more (namespace_terms: one row per lexeme) is
+ * left out before its postings are read: bm25 weighs it 1e-6 (its log is
+ * ≤ 0), yet a speaker's name is in every unit they said. All terms that
+ * common: the query stays whole. The SQLite dialect does the same.
+ * N and avglen are one row of namespace_stats (schema 5), kept by triggers.
  */
-function searchSql(k1: number, b: number, cueWeight: number, filter = "TRUE"): string {
+function searchSql(k1: number, b: number, cueWeight: number, pruneMinUnits: number, filter?: string): string {
+  // float8 throughout: a numeric literal here (0.5, 1e-6) would make every posting's arithmetic numeric, several times slower.
+  const scoreOf = `sum(m.idf * (m.tf * ${k1 + 1}::float8) / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.doc_len / st.avglen)))`;
+  // Unfiltered: score postings alone, then join the best. Filtered: the filter reads units and sessions, so every match joins them first.
+  const ranked = filter
+    ? `scored AS (
+    SELECT u.id, s.start_at, u.session_id, u.seq, ${scoreOf} AS score
+    FROM postings m JOIN units u ON u.namespace = $1 AND u.id = m.unit_id
+         JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id CROSS JOIN stats st
+    WHERE ${filter}
+    GROUP BY u.id, s.start_at, u.session_id, u.seq
+  )
+  SELECT id, score FROM scored`
+    : `scored AS MATERIALIZED (
+    SELECT m.unit_id, ${scoreOf} AS score FROM postings m CROSS JOIN stats st GROUP BY m.unit_id
+  ),
+  cut AS (SELECT score FROM scored ORDER BY score DESC OFFSET greatest($3 - 1, 0) LIMIT 1),
+  best AS (SELECT * FROM scored WHERE score >= coalesce((SELECT score FROM cut), '-Infinity'::float8))
+  SELECT u.id, best.score, s.start_at, u.session_id, u.seq
+  FROM best JOIN units u ON u.namespace = $1 AND u.id = best.unit_id JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id`;
   return `
   WITH terms AS MATERIALIZED (
     SELECT row_number() OVER () AS tid, q, lexs
@@ -45,32 +74,46 @@ function searchSql(k1: number, b: number, cueWeight: number, filter = "TRUE"): s
                 FROM unnest($2::text[]) AS term) t
           WHERE numnode(q) > 0) d
   ),
-  term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme FROM terms),
   stats AS MATERIALIZED (
     SELECT coalesce(max(units), 0)::float8 AS n, greatest(coalesce(max(doc_len_sum::float8 / nullif(units, 0)), 0), 1)::float8 AS avglen
     FROM namespace_stats WHERE namespace = $1
   ),
+  -- A term is common when every lexeme of it is in half of the namespace's units or more (a large namespace only).
+  common AS MATERIALIZED (
+    SELECT t.tid, (SELECT n FROM stats) >= ${pruneMinUnits} AND bool_and(coalesce(nt.docs, 0) * 2 >= (SELECT n FROM stats)) AS common
+    FROM terms t CROSS JOIN unnest(t.lexs) AS l (lexeme) LEFT JOIN namespace_terms nt ON nt.namespace = $1 AND nt.lexeme = l.lexeme
+    GROUP BY t.tid
+  ),
+  kept AS MATERIALIZED (
+    SELECT t.tid, t.lexs FROM terms t JOIN common c USING (tid)
+    WHERE NOT c.common OR NOT EXISTS (SELECT 1 FROM common WHERE NOT common)
+  ),
+  -- A term of one lexeme (most): its n is namespace_terms' count, so its postings are read once, straight into the sum.
+  single AS MATERIALIZED (
+    SELECT k.tid, k.lexs[1] AS lexeme, greatest(1e-6::float8, ln((st.n - nt.docs + 0.5::float8) / (nt.docs + 0.5::float8))) AS idf
+    FROM kept k JOIN namespace_terms nt ON nt.namespace = $1 AND nt.lexeme = k.lexs[1] CROSS JOIN stats st
+    WHERE cardinality(k.lexs) = 1
+  ),
   -- A term of several lexemes ("5-k") is an AND (plainto_tsquery): it matches
-  -- a unit only when the unit has all of them.
+  -- a unit only when the unit has all of them; its n is counted from those matches.
+  term_lexemes AS MATERIALIZED (SELECT tid, unnest(lexs) AS lexeme, cardinality(lexs) AS lexemes FROM kept WHERE cardinality(lexs) > 1),
   matches AS MATERIALIZED (
-    SELECT tl.tid, p.unit_id, sum(p.tf_content + ${cueWeight} * p.tf_cue)::float8 AS tf
+    SELECT tl.tid, p.unit_id, sum(p.tf_content + ${cueWeight}::float8 * p.tf_cue) AS tf, max(p.doc_len)::float8 AS doc_len
     FROM term_lexemes tl JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = tl.lexeme
     GROUP BY tl.tid, p.unit_id
-    HAVING count(*) = (SELECT cardinality(lexs) FROM terms t WHERE t.tid = tl.tid)
+    HAVING count(*) = max(tl.lexemes)
   ),
   idf AS MATERIALIZED (
-    SELECT m.tid, greatest(1e-6, ln((s.n - count(*) + 0.5) / (count(*) + 0.5))) AS idf
+    SELECT m.tid, greatest(1e-6::float8, ln((s.n - count(*) + 0.5::float8) / (count(*) + 0.5::float8))) AS idf
     FROM matches m CROSS JOIN stats s GROUP BY m.tid, s.n
   ),
-  scored AS (
-    SELECT u.id, s.start_at, u.session_id, u.seq,
-           sum(i.idf * (m.tf * ${k1 + 1}) / (m.tf + ${k1} * (1 - ${b} + ${b} * u.doc_len / st.avglen))) AS score
-    FROM matches m JOIN idf i USING (tid) JOIN units u ON u.namespace = $1 AND u.id = m.unit_id
-         JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id CROSS JOIN stats st
-    WHERE ${filter}
-    GROUP BY u.id, s.start_at, u.session_id, u.seq
-  )
-  SELECT id, score FROM scored
+  postings AS (
+    SELECT p.unit_id, i.idf, (p.tf_content + ${cueWeight}::float8 * p.tf_cue) AS tf, p.doc_len::float8 AS doc_len
+    FROM single i JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = i.lexeme
+    UNION ALL
+    SELECT m.unit_id, i.idf, m.tf, m.doc_len FROM matches m JOIN idf i USING (tid)
+  ),
+  ${ranked}
   ORDER BY score DESC, start_at, session_id COLLATE "C", seq
   LIMIT $3`;
 }
@@ -80,17 +123,18 @@ function checkParam(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
-/** BM25 over the english configuration (needs schema version 5: units.doc_len, unit_terms, namespace_stats). */
+/** BM25 over the english configuration (needs schema version 6: unit_terms with doc_len, namespace_stats, namespace_terms). */
 export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
   const k1 = checkParam("k1", options.k1 ?? 1.2, 0, 10);
   const b = checkParam("b", options.b ?? 0.75, 0, 1);
   const cueWeight = checkParam("cueWeight", options.cueWeight ?? 0.5, 0, 1);
   // Only checked numbers are spliced into the SQL; user terms travel as parameters.
-  const sql = searchSql(k1, b, cueWeight);
+  const pruneMinUnits = checkParam("pruneMinUnits", options.pruneMinUnits ?? PRUNE_MIN_UNITS, 0, Number.MAX_SAFE_INTEGER);
+  const sql = searchSql(k1, b, cueWeight, pruneMinUnits);
   const statementName = `ramem_bm25_${createHash("sha1").update(sql).digest("hex").slice(0, 12)}`;
   return {
     specificationVersion: "v1",
-    id: `bm25/english/k1=${k1}/b=${b}/cue=${cueWeight}`,
+    id: `bm25/english/k1=${k1}/b=${b}/cue=${cueWeight}/prune=${pruneMinUnits}`,
     async search(db, namespace, terms, limit, where?: FilterNode) {
       // PostgreSQL text cannot hold NUL; such a character can only be noise in a word.
       const words = terms.map((t) => t.replaceAll("\0", "").trim()).filter((t) => t.length > 0);
@@ -98,7 +142,7 @@ export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
       if (where) {
         // IDF and average length stay the namespace's: a filter narrows the hits, not the statistics.
         const values: unknown[] = [namespace, words, limit];
-        const filtered = searchSql(k1, b, cueWeight, postgresFilter(where, values));
+        const filtered = searchSql(k1, b, cueWeight, pruneMinUnits, postgresFilter(where, values));
         const { rows } = await db.query<{ id: string; score: number }>(filtered, values);
         return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
       }

@@ -1,0 +1,158 @@
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { MemoryStore, UnitRecord } from "../contract.js";
+import type { Session } from "../../model/conversation.js";
+import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeSession } from "../testing/make-unit.js";
+import { seededRandom } from "../../util/seeded-random.js";
+import { openSqliteStore } from "./sqlite-store.js";
+import { parseFilter } from "../../model/memory-filter.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ramem-lex-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const freshPath = () => join(dir, `lex-${process.pid}-${n++}.db`);
+
+// Zipf-like: early words are common, late ones rare; "running"/"runs" share run's stem, "five-a-side" is a phrase to FTS5.
+const WORDS = ["garden", "river", "pottery", "concert", "running", "runs", "lisbon", "kayak", "studio", "marathon", "five-a-side", "recipe", "violin", "chess", "hiking", "tokyo", "museum", "bakery", "poem", "glacier"];
+const rnd = seededRandom(7);
+const pick = () => WORDS[Math.floor(WORDS.length * rnd() ** 2)]!;
+const sentence = (words: number) => Array.from({ length: words }, pick).join(" ");
+
+function records(s: Session, count: number, from = 0): UnitRecord[] {
+  return Array.from({ length: count }, (_, i) =>
+    makeRecord(s, from + i, { id: `${s.namespace}:${s.id}-u${from + i}`, content: `Ana: ${sentence(2 + Math.floor(rnd() * 12))}.`, cue: rnd() < 0.4 ? sentence(3) : "" }),
+  );
+}
+
+async function filledStore(path: string, annMinUnits: number): Promise<MemoryStore> {
+  const store = await openSqliteStore(path, { annMinUnits });
+  await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+  for (let i = 0; i < 5; i++) {
+    const s = makeSession({ id: `s${i}`, startTime: `2023-05-0${i + 1}T10:00:00Z` });
+    await store.replaceSession(s, `h${i}`, records(s, 40));
+  }
+  const other = makeSession({ namespace: "ns-b", id: "b0" });
+  await store.replaceSession(other, "hb", records(other, 30));
+  return store;
+}
+
+// Terms below half of the file's units (the store leaves out the ones above; see informativeTerms), some twice by stem.
+const QUERIES = [
+  ["pottery"],
+  ["running", "runs"],
+  ["lisbon", "studio", "marathon"],
+  ["glacier", "poem", "bakery", "museum"],
+  ["museum", "concert", "five-a-side"],
+  ["kayak", "violin", "chess", "hiking", "tokyo"],
+  ["recipe", "nowhere"],
+  ["nowhere"],
+];
+
+/** What FTS5 itself answers on the same file (the index's threshold out of reach). */
+async function ftsAnswer(path: string, namespace: string, terms: readonly string[], k: number) {
+  const fts = await openSqliteStore(path, { annMinUnits: Number.MAX_SAFE_INTEGER, readonly: true });
+  try {
+    return await fts.searchLexical(namespace, terms, k);
+  } finally {
+    await fts.close();
+  }
+}
+
+async function assertRanksAsFts(store: MemoryStore, path: string, namespace = "ns-a"): Promise<void> {
+  for (const terms of QUERIES) {
+    for (const k of [5, 100]) {
+      const got = await store.searchLexical(namespace, terms, k);
+      const want = await ftsAnswer(path, namespace, terms, k);
+      assert.deepEqual(
+        got.map((h) => [h.id, h.rank]),
+        want.map((h) => [h.id, h.rank]),
+        `${terms.join(" ")} (k ${k})`,
+      );
+      got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i]!.score) < 1e-9, `${terms.join(" ")}: score of ${h.id}`));
+    }
+  }
+}
+
+describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () => {
+  it("ranks every query exactly as FTS5 does: same units, order, ranks and scores, ties by rowid", async () => {
+    const path = freshPath();
+    const store = await filledStore(path, 1);
+    try {
+      await assertRanksAsFts(store, path);
+      await assertRanksAsFts(store, path, "ns-b");
+      assert.ok((await store.searchLexical("ns-a", ["pottery"], 100)).length > 10, "the fixture matches many units");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("leaves out a term in half of the file's units as the FTS5 path does (its bm25 weight is 1e-6)", async () => {
+    const path = freshPath();
+    const store = await filledStore(path, 1);
+    try {
+      // A filter that selects every unit sends the search through FTS5, which leaves such terms out of its query too.
+      const everything = { where: parseFilter({ sessionId: { nin: ["none"] } }) };
+      for (const terms of [["ana", "pottery"], ["ana", "glacier", "poem"], ["ana"]]) {
+        const got = await store.searchLexical("ns-a", terms, 50);
+        const want = await store.searchLexical("ns-a", terms, 50, everything);
+        assert.deepEqual(got.map((h) => [h.id, h.rank]), want.map((h) => [h.id, h.rank]), terms.join(" "));
+      }
+      // Left out: units that only it matches are not hits (the whole query, below the threshold, returns every unit).
+      const pruned = await store.searchLexical("ns-a", ["ana", "glacier"], 500);
+      assert.ok(pruned.length < 200 && pruned.length > 0, `${pruned.length} hits`);
+      assert.equal((await ftsAnswer(path, "ns-a", ["ana", "glacier"], 500)).length, 200);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("stays exact through this handle's and another connection's writes, in its namespace and in another", async () => {
+    const path = freshPath();
+    const store = await filledStore(path, 1);
+    try {
+      await assertRanksAsFts(store, path);
+      // This handle: a session grows, a unit is rewritten in place (same rowid), one is deleted, a session replaced and one forgotten.
+      // A rewrite keeps the unit count: only the log tells the index.
+      const [first] = await store.listUnits("ns-a", { sessionId: "s0" });
+      await store.updateUnits("ns-a", "s0", "h0b", [makeRecord(makeSession({ id: "s0", startTime: "2023-05-01T10:00:00Z" }), 0, { id: first!.id, content: "Ana: pottery pottery pottery glacier." })], { expectedHash: "h0" });
+      assert.equal((await store.searchLexical("ns-a", ["pottery"], 1))[0]?.id, first!.id, "the rewritten unit is read as it is now");
+      await assertRanksAsFts(store, path);
+      const s1 = makeSession({ id: "s1", startTime: "2023-05-02T10:00:00Z" });
+      await store.appendUnits(s1, "h1b", records(s1, 5, 40), { expectedHash: "h1" });
+      const [, second] = await store.listUnits("ns-a", { sessionId: "s2" });
+      assert.equal(await store.deleteUnit("ns-a", second!.id), true);
+      const s3 = makeSession({ id: "s3", startTime: "2023-05-04T10:00:00Z" });
+      await store.replaceSession(s3, "h3b", records(s3, 12));
+      await store.deleteSession("ns-a", "s4");
+      await assertRanksAsFts(store, path);
+      // Another connection writes (the index learns it from the log), and the other namespace changes the file's document counts.
+      const other = await openSqliteStore(path, { annMinUnits: Number.MAX_SAFE_INTEGER });
+      const late = makeSession({ id: "late", startTime: "2023-06-01T10:00:00Z" });
+      await other.replaceSession(late, "hl", records(late, 20));
+      const b1 = makeSession({ namespace: "ns-b", id: "b1" });
+      await other.replaceSession(b1, "hb1", records(b1, 60));
+      await other.close();
+      await assertRanksAsFts(store, path);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("forgets with the namespace: a forgotten and re-ingested namespace is ranked from its new units", async () => {
+    const path = freshPath();
+    const store = await filledStore(path, 1);
+    try {
+      await assertRanksAsFts(store, path);
+      await store.deleteNamespace("ns-a");
+      assert.deepEqual(await store.searchLexical("ns-a", ["pottery"], 10), []);
+      const s = makeSession({ id: "again" });
+      await store.replaceSession(s, "ha", records(s, 25));
+      await assertRanksAsFts(store, path);
+    } finally {
+      await store.close();
+    }
+  });
+});
