@@ -106,7 +106,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  const hits = toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined);
+  const hits = toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined, [...units, ...answers.values()]);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }

@@ -6,13 +6,19 @@ import { planOutcomes } from "./plan-outcome.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 
 /** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
-export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[], validityOf?: (unitId: string) => Validity | undefined): RecallHit[] {
+export function toHits(
+  ranked: readonly ReinstatedCandidate[],
+  units: readonly MemoryUnit[],
+  validityOf?: (unitId: string) => Validity | undefined,
+  /** Where a plan's report is looked for: the content pool (default: `units`, which may hold every state unit of the namespace). */
+  pool: readonly MemoryUnit[] = units,
+): RecallHit[] {
   const byId = new Map(units.map((u) => [u.id, u]));
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
   const present = ranked.filter((c) => byId.has(c.unitId));
   const scores = finalScores(present);
   // A plan and the later turn that tells of it as done, read off the candidates.
-  const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), units);
+  const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), pool);
   const hits: RecallHit[] = [];
   for (const [i, c] of present.entries()) {
     const stored = byId.get(c.unitId)!;
