@@ -91,10 +91,19 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
   const wantsValidity = switches.contextRanking && (request.validAt !== undefined || (frame !== null && (Boolean(frame.currentState) || isReliable(frame.time))));
   const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
-  const unitOf = new Map([...units, ...answers.values()].map((u) => [u.id, u]));
-  // Successors and the state index may sit outside the pool: they join it, unless a filter restricts what may be returned (they were not checked against it).
-  if (states && !request.where) for (const u of states.stateUnits.values()) if (!unitOf.has(u.id)) unitOf.set(u.id, withContext(u));
-  const chosen = reinstate(ranking, frame, (id) => unitOf.get(id), {
+  const poolUnits = [...units, ...answers.values()];
+  const unitOf = new Map(poolUnits.map((u) => [u.id, u]));
+  // Successors and the state index may sit outside the pool: they are looked up there (not copied: a
+  // namespace may hold tens of thousands), unless a filter restricts what may be returned (they were not checked against it).
+  const stateIndex = states && !request.where ? states.stateUnits : null;
+  const lookUp = (id: string): MemoryUnit | undefined => {
+    const found = unitOf.get(id);
+    if (found || !stateIndex?.has(id)) return found;
+    const unit = withContext(stateIndex.get(id)!);
+    unitOf.set(id, unit);
+    return unit;
+  };
+  const chosen = reinstate(ranking, frame, lookUp, {
     k: request.k,
     query: request.query,
     contextRanking: switches.contextRanking,
@@ -102,11 +111,12 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     nextUnitOf: (id) => answers.get(id)?.id,
     ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
     // A filter restricts what may be returned; the state index was not checked against it.
-    ...(states && !request.where ? { stateUnits: [...states.stateUnits.values()].map(withContext) } : {}),
+    // Read only by a question about a state's value.
+    ...(stateIndex && frame?.stateSlot ? { stateUnits: [...stateIndex.values()].map((u) => lookUp(u.id)!) } : {}),
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  const hits = toHits(chosen, [...unitOf.values()], states ? (id) => states.validity.get(id) : undefined, [...units, ...answers.values()]);
+  const hits = toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
