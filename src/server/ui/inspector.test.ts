@@ -130,7 +130,7 @@ describeWithBrowser("the inspector in chromium", () => {
 
   it("timeline deep link shows a known unit with its verbatim turn, restatement and coordinates", async () => {
     const page = await open("#/namespaces/garden");
-    const unit = page.locator("article", { hasText: "support group" });
+    const unit = page.locator("article", { hasText: "I went to a LGBTQ support group yesterday" });
     await unit.waitFor();
     const text = await unit.innerText();
     assert.match(text, /Caroline: I went to a LGBTQ support group yesterday/);
