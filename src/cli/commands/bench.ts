@@ -21,6 +21,7 @@ import { statesTables, writeStatesReport } from "../../bench/report/states-repor
 import { parsePositiveInt, runAction } from "../shared.js";
 import { cliOut } from "../io.js";
 import { benchScaleCommand } from "./bench-scale.js";
+import { benchIngestCommand } from "./bench-ingest.js";
 
 interface BenchCliOptions {
   data: string;
@@ -296,5 +297,6 @@ export function benchCommand(): Command {
       ),
   );
   bench.addCommand(benchScaleCommand());
+  bench.addCommand(benchIngestCommand());
   return bench;
 }
