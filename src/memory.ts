@@ -36,6 +36,8 @@ export interface MemoryOptions {
   languageModel?: LanguageModel;
   /** Used when a call names no namespace. */
   defaultNamespace?: string;
+  /** close() closes the embedder too (openMemory sets it for the embedder it created). */
+  ownsEmbedder?: boolean;
   /**
    * `add` without a sessionId continues the namespace's latest session
    * unless its last turn is older than this (default 30 minutes); then it
@@ -140,10 +142,12 @@ export class Memory {
   readonly #speakerNames: MemoryOptions["speakerNames"];
   #bound: Promise<void> | undefined;
   readonly #writes = new KeyedLock();
+  readonly #ownsEmbedder: boolean;
 
   constructor(options: MemoryOptions) {
     this.store = options.store;
     this.embedder = options.embedder;
+    this.#ownsEmbedder = options.ownsEmbedder ?? false;
     this.anchorer = options.anchorer ?? createRuleAnchorer();
     this.languageModel = options.languageModel;
     this.defaultNamespace = options.defaultNamespace ?? "default";
@@ -400,8 +404,12 @@ export class Memory {
     return this.store.stats(namespace);
   }
 
-  close(): Promise<void> {
-    return this.store.close();
+  async close(): Promise<void> {
+    try {
+      await this.store.close();
+    } finally {
+      if (this.#ownsEmbedder) await this.embedder.close?.();
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import type { LanguageModel } from "./providers/language-model.js";
 import type { MemoryStore } from "./store/contract.js";
 import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
 import { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
+import { createUseLitePool } from "./providers/use-lite/use-lite-pool.js";
 import { createHashEmbedder } from "./providers/hash-embedder.js";
 import {
   createOpenAICompatibleEmbedder,
@@ -35,6 +36,13 @@ export interface OpenMemoryOptions {
   /** With anchorer "llm": each window that fell back to the rules, as it happens. */
   onAnchorWarning?: (message: string) => void;
   defaultNamespace?: string;
+  /**
+   * USE-lite only: embed in this many worker threads (use-lite-pool.ts), each
+   * with its own model (~30 MB). Default 1: in this thread, which is what a
+   * query-at-a-time caller wants; an ingest of many turns gains up to one
+   * core per thread (`ramem ingest` uses every core).
+   */
+  embedderThreads?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -48,14 +56,18 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memor
   const store = options.store ?? (await openSqliteStore(options.db ?? DEFAULT_DB_PATH));
   // A store already bound to an embedder keeps using it unless told otherwise: vectors of two models never mix.
   const bound = embedderNameOf((await store.stats()).embedder);
+  const ownsEmbedder = typeof options.embedder !== "object";
   const embedder =
-    typeof options.embedder === "object" ? options.embedder : await createEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env);
+    typeof options.embedder === "object"
+      ? options.embedder
+      : await createEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env, { threads: options.embedderThreads ?? 1 });
   const languageModel =
     options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
   const anchorer = typeof options.anchorer === "object" ? options.anchorer : createAnchorer(options.anchorer ?? "rule", languageModel, options.onAnchorWarning);
   return new Memory({
     store,
     embedder,
+    ownsEmbedder,
     anchorer,
     ...(languageModel ? { languageModel } : {}),
     ...(options.defaultNamespace ? { defaultNamespace: options.defaultNamespace } : {}),
@@ -81,11 +93,16 @@ function embedderNameOf(id: string | null): EmbedderName | null {
   return null;
 }
 
-/** The embedder a name stands for (CLI `--embedder`); "openai" needs its endpoint in the environment. */
-export async function createEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
+/**
+ * The embedder a name stands for (CLI `--embedder`); "openai" needs its
+ * endpoint in the environment. `threads` > 1 runs USE-lite in a pool of
+ * worker threads (the other embedders ignore it: hash is cheap, openai is
+ * remote).
+ */
+export async function createEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv = process.env, options: { threads?: number } = {}): Promise<Embedder> {
   switch (name) {
     case "use-lite":
-      return createUseLiteEmbedder();
+      return (options.threads ?? 1) > 1 ? createUseLitePool({ size: options.threads! }) : createUseLiteEmbedder();
     case "hash":
       return createHashEmbedder();
     case "openai": {

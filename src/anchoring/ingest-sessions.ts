@@ -72,37 +72,79 @@ export async function ingestSessions(
     llm: { calls: 0, promptTokens: 0, completionTokens: 0 },
     seconds: 0,
   };
-  for (const s of sessions) {
-    const hash = sessionHash(s, deps);
-    const existing = options.force ? null : await deps.store.getSession(s.session.namespace, s.session.id);
-    if (existing?.contentHash === hash) {
-      report.sessionsUnchanged++;
-    } else {
-      const anchored = await deps.anchorer.anchorSession(s);
-      report.warnings.push(...anchored.warnings);
-      if (anchored.llm) {
-        report.llm.calls += anchored.llm.calls;
-        report.llm.promptTokens += anchored.llm.promptTokens;
-        report.llm.completionTokens += anchored.llm.completionTokens;
-      }
-      const anchoredUnits = inheritMetadata(anchored.units, s);
-      const vectors = await embedAll(deps.embedder, anchoredUnits.map((u) => u.content));
-      const units = segmentEpisodes(anchoredUnits, vectors);
-      const records: UnitRecord[] = units.map((unit, i) => ({ unit, embedding: vectors[i]! }));
-      await deps.store.replaceSession(s.session, hash, records, {
-        ...(options.mustBeNew ? { expectedHash: null } : {}),
-        ...(options.change ? { change: options.change } : {}),
+  // Pipelined: a session's embedding runs (in an embedder's threads, or on a
+  // remote service) while the next sessions are anchored on this thread, and
+  // sessions are written strictly in input order. At most EMBED_AHEAD sessions
+  // wait for their vectors at a time.
+  const ahead: Array<{ s: SessionWithTurns; key: string; write: (() => Promise<number>) | null }> = [];
+  let writeFailed = false;
+  const writeOldest = async () => {
+    const next = ahead.shift()!;
+    if (next.write) {
+      const written = await next.write().catch((err: unknown) => {
+        writeFailed = true;
+        throw err;
       });
-      report.unitsWritten += records.length;
-      progress.unitsWritten += records.length;
-    }
+      report.unitsWritten += written;
+      progress.unitsWritten += written;
+    } else report.sessionsUnchanged++;
     progress.sessionsDone++;
-    progress.turnsDone += s.turns.length;
+    progress.turnsDone += next.s.turns.length;
     options.onProgress?.({ ...progress });
+  };
+  try {
+    for (const s of sessions) {
+      const key = `${s.session.namespace}\u0000${s.session.id}`;
+      // A session given twice is read back only after its first copy is written, as without the pipeline.
+      if (ahead.some((a) => a.key === key)) while (ahead.length > 0) await writeOldest();
+      const hash = sessionHash(s, deps);
+      const existing = options.force ? null : await deps.store.getSession(s.session.namespace, s.session.id);
+      if (existing?.contentHash === hash) {
+        ahead.push({ s, key, write: null });
+      } else {
+        const anchored = await deps.anchorer.anchorSession(s);
+        report.warnings.push(...anchored.warnings);
+        if (anchored.llm) {
+          report.llm.calls += anchored.llm.calls;
+          report.llm.promptTokens += anchored.llm.promptTokens;
+          report.llm.completionTokens += anchored.llm.completionTokens;
+        }
+        const units = inheritMetadata(anchored.units, s);
+        const vectors = embedAll(deps.embedder, units.map((u) => u.content));
+        // Awaited by writeOldest; a failure surfaces there, in input order.
+        vectors.catch(() => undefined);
+        ahead.push({
+          s,
+          key,
+          write: async () => {
+            const embeddings = await vectors;
+            // The segmenter reads the vectors: a session's episodes are cut when they arrive.
+            const records: UnitRecord[] = segmentEpisodes(units, embeddings).map((unit, i) => ({ unit, embedding: embeddings[i]! }));
+            await deps.store.replaceSession(s.session, hash, records, {
+              ...(options.mustBeNew ? { expectedHash: null } : {}),
+              ...(options.change ? { change: options.change } : {}),
+            });
+            return records.length;
+          },
+        });
+      }
+      while (ahead.length > EMBED_AHEAD) await writeOldest();
+    }
+  } catch (err) {
+    // Reading or anchoring a session failed: the sessions before it are still
+    // written, as they would be one at a time (one of them failing first is
+    // the error to report). A failed write or embedding stops at once: nothing
+    // after a failing session is written.
+    if (!writeFailed) while (ahead.length > 0) await writeOldest();
+    throw err;
   }
+  while (ahead.length > 0) await writeOldest();
   report.seconds = (performance.now() - started) / 1000;
   return report;
 }
+
+/** Sessions anchored ahead of the one being written: enough to keep an embedder's threads busy across session boundaries. */
+const EMBED_AHEAD = 3;
 
 export async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
   const out: Float32Array[] = [];

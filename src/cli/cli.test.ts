@@ -116,7 +116,7 @@ describe("ramem ingest", { concurrency: 2 }, () => {
     const db = join(dir, "native.db");
     const run = await ramem(["ingest", "--db", db, "--embedder", "hash", GARDEN]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /ingested 2 sessions \(0 unchanged\), 5 turns → 5 units written in [\d.]+ s \([\d.]+ units\/s\)/);
+    assert.match(run.stdout, /ingested 2 sessions \(0 unchanged\), 5 turns → 5 units written in [\d.]+ s \([\d.]+ units\/s, [\d.]+ turns\/s\)/);
     assert.match(run.stdout, /namespaces: garden-club/);
     const s = await cliStats(db);
     assert.equal(s.units, 5);

@@ -1,9 +1,16 @@
 /**
  * Named entities and topics from casual conversation text, via compromise.
  * One `nlp()` parse per call: this runs on every ingested turn, so it must stay
- * a single pass (compromise costs ~1 ms per short turn).
+ * a single pass (compromise costs ~1 ms per short turn). Its compiled match
+ * strings are cached (cache-match-parsing.ts), and the entity views whose tag
+ * no term carries are not run; both are exact: the output is what the plain
+ * calls give (scripts/compare-anchorer-output.ts checks every LoCoMo and
+ * LongMemEval dev turn).
  */
 import nlp from "compromise";
+import { cacheMatchParsing } from "./cache-match-parsing.js";
+
+cacheMatchParsing(nlp);
 
 export interface ExtractedEntities {
   people: string[];
@@ -61,12 +68,24 @@ interface View {
   forEach(fn: (m: View) => void): void;
 }
 
+/** Every tag on any term of the parse. */
+function tagsOf(doc: unknown): Set<string> {
+  const all = new Set<string>();
+  for (const sentence of (doc as { docs: Array<Array<{ tags: Set<string> }>> }).docs) for (const term of sentence) for (const tag of term.tags) all.add(tag);
+  return all;
+}
+
 export function extractEntities(text: string): ExtractedEntities {
   if (text.trim() === "") return { people: [], places: [], organizations: [], topics: [] };
   const doc = nlp(text);
-  const people = uniqueNames((doc.people() as unknown as View).out("array"));
-  const places = uniqueNames((doc.places() as unknown as View).out("array"));
-  const organizations = uniqueNames((doc.organizations() as unknown as View).out("array"));
+  // people() needs a #Person term, places() a #Place or #Address, organizations() an
+  // #Organization: most turns have none of them, and each view is a few compiled
+  // matches over the whole parse. One look at the tags decides which are run;
+  // a view that is skipped would have been empty.
+  const tags = tagsOf(doc);
+  const people = tags.has("Person") ? uniqueNames((doc.people() as unknown as View).out("array")) : [];
+  const places = tags.has("Place") || tags.has("Address") ? uniqueNames((doc.places() as unknown as View).out("array")) : [];
+  const organizations = tags.has("Organization") ? uniqueNames((doc.organizations() as unknown as View).out("array")) : [];
 
   const named = new Set([...people, ...places, ...organizations].map((n) => n.toLowerCase()));
   const topics: string[] = [];

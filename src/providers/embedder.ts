@@ -11,4 +11,6 @@ export interface Embedder {
   /** How many texts one call should carry; callers batch by it. */
   readonly maxBatchSize: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Optional: releases what the embedder holds (the USE-lite pool's threads). */
+  close?(): void | Promise<void>;
 }

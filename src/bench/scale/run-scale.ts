@@ -192,7 +192,7 @@ async function ingestWithUseLite(corpus: ReturnType<typeof generateConversations
   await embedder.embed(["warm up"]);
   const dir = mkdtempSync(join(tmpdir(), "ramem-scale-"));
   const store = await openSqliteStore(join(dir, "use-lite.db"));
-  const memory = new Memory({ store, embedder, anchorer: options.anchorer });
+  const memory = new Memory({ store, embedder, ownsEmbedder: true, anchorer: options.anchorer });
   try {
     const sample = [];
     let turns = 0;

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { availableParallelism } from "node:os";
 import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
 import { createEmbedder } from "../../open-memory.js";
 import { runScaleBench, type ScaleResult } from "../../bench/scale/run-scale.js";
@@ -100,9 +101,10 @@ export function benchScaleCommand(): Command {
           k: opts.k,
           cacheDir: opts.cache,
           ...(opts.store ? { store: opts.store } : {}),
-          embedder: await createEmbedder(opts.embedder),
+          // USE-lite embeds on every core (its thread pool), as `ramem ingest` does.
+          embedder: await createEmbedder(opts.embedder, process.env, { threads: availableParallelism() }),
           anchorer: createRuleAnchorer(),
-          ...(opts.useLiteTurns > 0 ? { useLite: { embedder: () => createEmbedder("use-lite"), turns: opts.useLiteTurns } } : {}),
+          ...(opts.useLiteTurns > 0 ? { useLite: { embedder: () => createEmbedder("use-lite", process.env, { threads: availableParallelism() }), turns: opts.useLiteTurns } } : {}),
           ...(opts.fresh ? { fresh: true } : {}),
           onProgress: (done, total, label, unit) => progress.update(done, total, label, unit),
         });

@@ -24,6 +24,7 @@ import { episodesTable, writeEpisodesReport } from "../../bench/report/episodes-
 import { parsePositiveInt, runAction } from "../shared.js";
 import { cliOut } from "../io.js";
 import { benchScaleCommand } from "./bench-scale.js";
+import { benchIngestCommand } from "./bench-ingest.js";
 
 interface BenchCliOptions {
   data: string;
@@ -334,5 +335,6 @@ export function benchCommand(): Command {
       ),
   );
   bench.addCommand(benchScaleCommand());
+  bench.addCommand(benchIngestCommand());
   return bench;
 }

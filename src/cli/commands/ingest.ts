@@ -1,5 +1,6 @@
+import { availableParallelism } from "node:os";
 import { Command, Option } from "commander";
-import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
 import { createProgress } from "../progress.js";
 import { readConversationFile, type FormatName } from "../../formats/conversation-file.js";
 import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
@@ -10,6 +11,7 @@ interface IngestOptions extends CommonOptions {
   anchorer: AnchorerName;
   force?: boolean;
   quiet?: boolean;
+  threads: number;
 }
 
 export function ingestCommand(): Command {
@@ -28,6 +30,7 @@ export function ingestCommand(): Command {
           .default("rule"),
       )
       .option("--force", "re-anchor and rewrite sessions even when unchanged")
+      .option("--threads <n>", "use-lite: embed in this many worker threads, one model each (~30 MB); 1 embeds in this process", parsePositiveInt("--threads"), availableParallelism())
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>
     runAction(opts.json, async () => {
@@ -36,7 +39,7 @@ export function ingestCommand(): Command {
         ...(opts.namespace ? { namespace: opts.namespace } : {}),
       });
       const sessions = conversations.flatMap((c) => c.sessions);
-      const memory = await openFromOptions(opts, { anchorer: opts.anchorer });
+      const memory = await openFromOptions(opts, { anchorer: opts.anchorer, embedderThreads: opts.threads });
       const progress = createProgress("turns", { quiet: opts.quiet || false });
       try {
         const result = await memory.ingest(sessions, {
@@ -46,12 +49,13 @@ export function ingestCommand(): Command {
         progress.stop();
         const namespaces = [...new Set(sessions.map((s) => s.session.namespace))];
         const rate = result.unitsWritten / Math.max(result.seconds, 1e-6);
+        const turnRate = result.turns / Math.max(result.seconds, 1e-6);
         if (opts.json) {
-          cliOut(`${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, droppedEvidence: report.dropped.length })}\n`);
+          cliOut(`${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, turnsPerSecond: turnRate, embedderThreads: opts.threads, droppedEvidence: report.dropped.length })}\n`);
         } else {
           cliOut(
             `ingested ${result.sessions} sessions (${result.sessionsUnchanged} unchanged), ${result.turns} turns → ${result.unitsWritten} units written ` +
-              `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s)\n` +
+              `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s, ${turnRate.toFixed(1)} turns/s)\n` +
               `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n` +
               (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : ""),
           );

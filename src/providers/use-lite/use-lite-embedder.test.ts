@@ -32,7 +32,7 @@ test("use-lite: contract fields, one shared model", async () => {
   const [a, b] = await Promise.all([createUseLiteEmbedder(), createUseLiteEmbedder()]);
   assert.equal(a.id, "use-lite@0.2.0");
   assert.equal(a.dimensions, 512);
-  assert.equal(a.maxBatchSize, 64);
+  assert.equal(a.maxBatchSize, 256);
   const [x] = await a.embed(["the same model"]);
   const [y] = await b.embed(["the same model"]);
   assert.deepEqual(x, y);

@@ -1,6 +1,7 @@
 import type { Embedder } from "../embedder.js";
 import { RamemError } from "../../model/errors.js";
 import { l2Normalize } from "../vector-math.js";
+import { planChunks } from "./plan-chunks.js";
 
 /**
  * Universal Sentence Encoder lite (512-d) running on tfjs' WASM backend. The
@@ -11,14 +12,13 @@ import { l2Normalize } from "../vector-math.js";
 
 export const USE_LITE_ID = "use-lite@0.2.0";
 export const USE_LITE_DIMENSIONS = 512;
-export const USE_LITE_MAX_BATCH = 64;
+export const USE_LITE_MAX_BATCH = 256;
 
-// The graph runs fastest on small batches: on LoCoMo turns (~35 tokens) it does
-// ~72 sentences/s in chunks of 8 but only ~47/s in one batch of 64 (per-call
-// cost grows faster than linearly with the batch's token count). Callers still
-// hand over 64 at a time; the split happens here.
-const INFERENCE_CHUNK = 8;
-
+// Callers hand over up to USE_LITE_MAX_BATCH texts per call; the call is cut
+// into the chunks the graph runs fastest on (plan-chunks.ts: similar lengths
+// together, small chunks for long texts). A larger call lets more texts of
+// similar length share a chunk. The thread pool (use-lite-pool.ts) runs the
+// same chunks, one per thread at a time.
 // The packages' own typings lean on @tensorflow/* types that are bundled, not
 // installed, so they resolve to nothing; these are the few members used here.
 interface UseModel {
@@ -128,9 +128,10 @@ export async function createUseLiteEmbedder(): Promise<Embedder> {
     embed(texts: readonly string[]): Promise<Float32Array[]> {
       if (texts.length === 0) return Promise.resolve([]);
       return serialised(async () => {
-        const out: Float32Array[] = [];
-        for (let i = 0; i < texts.length; i += INFERENCE_CHUNK) {
-          out.push(...(await embedBatch(model, texts.slice(i, i + INFERENCE_CHUNK))));
+        const out: Float32Array[] = new Array(texts.length);
+        for (const chunk of planChunks(texts)) {
+          const vectors = await embedBatch(model, chunk.map((i) => texts[i]!));
+          chunk.forEach((i, j) => (out[i] = vectors[j]!));
         }
         return out;
       });

@@ -1,0 +1,94 @@
+/**
+ * ingestSessions is pipelined (the next sessions are anchored while earlier
+ * ones embed); these pin that it still writes in input order and keeps the
+ * one-session-at-a-time failure rule: the sessions before a failing one are
+ * stored, nothing of it or after it.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ingestSessions } from "./ingest-sessions.js";
+import { createRuleAnchorer } from "./rule-anchorer.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import type { Embedder } from "../providers/embedder.js";
+import type { Anchorer } from "./anchorer.js";
+import type { SessionWithTurns } from "../model/conversation.js";
+
+function session(n: number, namespace = "pipe"): SessionWithTurns {
+  const start = new Date(Date.UTC(2023, 0, n)).toISOString();
+  return {
+    session: { id: `s${n}`, namespace, startTime: start, endTime: start, participants: ["Ana", "Bo"] },
+    turns: [
+      { id: `s${n}:1`, speaker: "Ana", text: `Session ${n}: I walked to the lighthouse.` },
+      { id: `s${n}:2`, speaker: "Bo", text: `Session ${n}: the gulls were loud.` },
+    ],
+  };
+}
+
+/** An embedder whose calls finish in reverse order of arrival, and one call of which can fail. */
+function slowEmbedder(failOn?: string): Embedder & { calls: string[] } {
+  const hash = createHashEmbedder();
+  const calls: string[] = [];
+  let pending = 0;
+  return {
+    ...hash,
+    calls,
+    async embed(texts) {
+      calls.push(texts[0]!);
+      const wait = 40 - 10 * pending++;
+      await new Promise((r) => setTimeout(r, Math.max(1, wait)));
+      pending--;
+      if (failOn && texts.some((t) => t.includes(failOn))) throw new Error(`embedding failed on ${failOn}`);
+      return hash.embed(texts);
+    },
+  };
+}
+
+function failingAnchorer(onSession: string): Anchorer {
+  const rule = createRuleAnchorer();
+  return { ...rule, anchorSession: (s) => (s.session.id === onSession ? Promise.reject(new Error(`anchoring failed on ${onSession}`)) : rule.anchorSession(s)) };
+}
+
+test("ingestSessions: sessions are written in input order and progress counts them in order", async () => {
+  const store = await openSqliteStore(":memory:");
+  const embedder = slowEmbedder();
+  const seen: number[] = [];
+  const report = await ingestSessions({ store, embedder, anchorer: createRuleAnchorer() }, [1, 2, 3, 4, 5, 6].map((n) => session(n)), {
+    onProgress: (p) => seen.push(p.sessionsDone),
+  });
+  assert.equal(report.unitsWritten, 12);
+  assert.deepEqual(seen, [1, 2, 3, 4, 5, 6]);
+  // More than one session was embedding at a time (the pipeline), yet all were written.
+  assert.equal(embedder.calls.length, 6);
+  const sessions = await store.listSessions("pipe");
+  assert.deepEqual(sessions.map((s) => s.id).sort(), ["s1", "s2", "s3", "s4", "s5", "s6"]);
+  await store.close();
+});
+
+test("ingestSessions: a failed embedding stores the sessions before it and nothing of it or after it", async () => {
+  const store = await openSqliteStore(":memory:");
+  await assert.rejects(
+    ingestSessions({ store, embedder: slowEmbedder("Session 3:"), anchorer: createRuleAnchorer() }, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => session(n))),
+    /embedding failed on Session 3/,
+  );
+  assert.deepEqual((await store.listSessions("pipe")).map((s) => s.id).sort(), ["s1", "s2"]);
+  await store.close();
+});
+
+test("ingestSessions: a failed anchoring still stores every session before it", async () => {
+  const store = await openSqliteStore(":memory:");
+  await assert.rejects(
+    ingestSessions({ store, embedder: slowEmbedder(), anchorer: failingAnchorer("s4") }, [1, 2, 3, 4, 5].map((n) => session(n))),
+    /anchoring failed on s4/,
+  );
+  assert.deepEqual((await store.listSessions("pipe")).map((s) => s.id).sort(), ["s1", "s2", "s3"]);
+  await store.close();
+});
+
+test("ingestSessions: a session given twice is written once and counted unchanged the second time", async () => {
+  const store = await openSqliteStore(":memory:");
+  const report = await ingestSessions({ store, embedder: slowEmbedder(), anchorer: createRuleAnchorer() }, [session(1), session(2), session(1)]);
+  assert.equal(report.sessionsUnchanged, 1);
+  assert.equal(report.unitsWritten, 4);
+  await store.close();
+});
