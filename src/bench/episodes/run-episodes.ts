@@ -18,6 +18,8 @@ export interface EpisodesBenchOptions {
   /** Settings to compare; default the shipped one alone. */
   settings?: Array<{ name: string; settings: Partial<SegmentationSettings> }>;
   onProgress?: BenchProgress;
+  /** Ingest into this store (a postgres:// URL or a SQLite file) instead of the cache file. */
+  store?: string;
   workers?: number;
   providerNames?: PrepareOptions["providerNames"];
 }
@@ -76,6 +78,7 @@ export async function runEpisodesBench(options: EpisodesBenchOptions): Promise<E
     cacheDir: options.cacheDir,
     embedder: options.embedder,
     anchorer: options.anchorer,
+    ...(options.store ? { store: options.store } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
     ...(options.providerNames ? { providerNames: options.providerNames } : {}),

@@ -72,12 +72,18 @@ const LOCOMO_KS = "5,10,20,30";
 const LONGMEMEVAL_KS_OPTION = "1,3,5,10,30,50";
 
 function commonBenchOptions(cmd: Command): Command {
-  return cmd
-    .option(
+  return storeBenchOptions(
+    cmd.option(
       "--variants <list>",
       `retrieval variants, comma-separated (${VARIANTS.map((v) => v.name).join(", ")}; ramem-llm-frame needs an LLM, so it runs only when named)`,
       DEFAULT_VARIANTS.join(","),
-    )
+    ),
+  );
+}
+
+/** Where a bench ingests and writes, with what: every data-set bench's options but the retrieval variants. */
+function storeBenchOptions(cmd: Command): Command {
+  return cmd
     .option("--out <dir>", "where report.md, results.json and the plot go", "bench-out")
     .option("--cache <dir>", "ingested stores and query vectors, reused across runs", ".ramem-cache")
     .option(
@@ -220,7 +226,7 @@ export function benchCommand(): Command {
   );
 
   bench.addCommand(
-    commonBenchOptions(
+    storeBenchOptions(
       new Command("episodes").description(
         "Episode segmentation against known boundaries: pieces of LoCoMo sessions joined into documents (Pk, boundary precision and recall) " +
           "and single pieces that should stay one episode; --sweep compares settings of the segmenter.",
@@ -243,6 +249,7 @@ export function benchCommand(): Command {
             documents: Number(opts.documents),
             seed: Number(opts.seed),
             settings,
+            ...(opts.store ? { store: opts.store } : {}),
             ...parallelIngest(opts),
             onProgress: (done, total, label, unit) => progress.update(done, total, `episodes ${label}`, unit),
           });
