@@ -2,6 +2,7 @@ import { stemmer } from "stemmer";
 import type { Episode, MemoryUnit } from "../model/memory-unit.js";
 import { lexicalTerms } from "../language/text.js";
 import { dedupe } from "./unit-context.js";
+import { cosine } from "../providers/vector-math.js";
 
 /** Which segmenter made a unit's episode; part of the ingest hash, so a change re-segments stored sessions. */
 export const EPISODE_SEGMENTER_ID = "episodes@1";
@@ -217,16 +218,4 @@ function mean(vectors: readonly Float32Array[]): Float32Array {
   const out = new Float32Array(vectors[0]!.length);
   for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
   return out;
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

@@ -19,3 +19,16 @@ export function dot(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }
+
+/** Cosine similarity of any two vectors (a mean of unit vectors is not one); 0 when either is all zeros. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
