@@ -54,6 +54,23 @@ export interface PrepareOptions {
   embeddingCache?: boolean;
 }
 
+/** What every data-set bench's own options carry through to prepareBench. */
+export type BenchSourceOptions = Pick<PrepareOptions, "dataPath" | "cacheDir" | "embedder" | "anchorer" | "onProgress" | "store" | "workers" | "providerNames">;
+
+/** Those options as prepareBench takes them: the ones a caller left unset left out. */
+export function sourceOptions(options: BenchSourceOptions): Omit<PrepareOptions, "format"> {
+  return {
+    dataPath: options.dataPath,
+    cacheDir: options.cacheDir,
+    embedder: options.embedder,
+    anchorer: options.anchorer,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
+  };
+}
+
 /**
  * Reads a benchmark file and ingests it into a store that doubles as the
  * cache: its file name carries the data hash, anchorer and embedder, and the

@@ -4,7 +4,7 @@ import type { Embedder } from "../../providers/embedder.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { DEFAULT_SEGMENTATION, segmentEpisodes, type SegmentationSettings } from "../../anchoring/segment-episodes.js";
 import { seededRandom } from "../../util/seeded-random.js";
-import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
+import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
 import type { BenchProgress } from "../bench-progress.js";
 
 export interface EpisodesBenchOptions {
@@ -72,17 +72,7 @@ const SESSION_DISTANCE = 3;
  * change subject. The stored units and their embeddings are the real ones.
  */
 export async function runEpisodesBench(options: EpisodesBenchOptions): Promise<EpisodesBenchResult> {
-  const prepared = await prepareBench({
-    dataPath: options.dataPath,
-    format: "locomo",
-    cacheDir: options.cacheDir,
-    embedder: options.embedder,
-    anchorer: options.anchorer,
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.workers ? { workers: options.workers } : {}),
-    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
-  });
+  const prepared = await prepareBench({ ...sourceOptions(options), format: "locomo" });
   const store = prepared.memory.store;
   const random = seededRandom(options.seed ?? 7);
   const documents = options.documents ?? 30;

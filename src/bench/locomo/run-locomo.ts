@@ -21,7 +21,7 @@ import {
   type RetrievalSummary,
 } from "../metrics/index.js";
 import { recallSettings, BASELINE_VARIANT, resolveVariants, type BenchVariant } from "../variants.js";
-import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
+import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
 import { shuffledContexts } from "../shuffle-contexts.js";
 
 export interface LocomoBenchOptions {
@@ -79,18 +79,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
   // The confusable subset is always fixed from the baseline, even when the baseline is not asked for.
   const scored: BenchVariant[] = variants.some((v) => v.name === BASELINE_VARIANT) ? variants : [...resolveVariants([BASELINE_VARIANT]), ...variants];
   const only = options.conversations?.length ? new Set(options.conversations) : null;
-  const prepared = await prepareBench({
-    dataPath: options.dataPath,
-    format: "locomo",
-    cacheDir: options.cacheDir,
-    embedder: options.embedder,
-    anchorer: options.anchorer,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.workers ? { workers: options.workers } : {}),
-    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
-    ...(only ? { only: (ns: string) => only.has(ns) } : {}),
-  });
+  const prepared = await prepareBench({ ...sourceOptions(options), format: "locomo", ...(only ? { only: (ns: string) => only.has(ns) } : {}) });
   const { memory, questions } = prepared;
   const depth = Math.max(...options.ks, CONFUSABLE_K);
 

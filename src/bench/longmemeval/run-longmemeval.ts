@@ -8,7 +8,7 @@ import { freshFirst, summarizeLongMemEval, type FreshFirstRow, type LongMemEvalR
 /** The question type whose answer is the newest of several stated values (fresh-first is scored on it). */
 const KNOWLEDGE_UPDATE = "knowledge-update";
 import { recallSettings, resolveVariants } from "../variants.js";
-import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
+import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
 
 export interface LongMemEvalBenchOptions {
   dataPath: string;
@@ -84,18 +84,7 @@ export const GOLD_DEFINITION = {
  */
 export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Promise<LongMemEvalBenchResult> {
   const variants = resolveVariants(options.variants);
-  const prepared = await prepareBench({
-    dataPath: options.dataPath,
-    format: "longmemeval",
-    cacheDir: options.cacheDir,
-    embedder: options.embedder,
-    anchorer: options.anchorer,
-    ...(options.limit !== undefined ? { limit: options.limit } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.workers ? { workers: options.workers } : {}),
-    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
-  });
+  const prepared = await prepareBench({ ...sourceOptions(options), format: "longmemeval", ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   const depth = Math.max(...options.ks);
   const started = performance.now();
   const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[], fresh: [] as FreshFirstRow[] }]));

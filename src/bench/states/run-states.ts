@@ -1,7 +1,7 @@
 import type { Anchorer } from "../../anchoring/anchorer.js";
 import type { Embedder } from "../../providers/embedder.js";
 import { runRecall } from "../../retrieval/recall-pipeline.js";
-import { prepareBench, type PrepareOptions } from "../prepare-bench.js";
+import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
 import { recallSettings, resolveVariants } from "../variants.js";
 import type { BenchProgress } from "../bench-progress.js";
 import { mean } from "../metrics/internal.js";
@@ -46,16 +46,7 @@ export interface StatesBenchResult {
 export async function runStatesBench(options: StatesBenchOptions): Promise<StatesBenchResult> {
   const k = options.k ?? 10;
   const variants = resolveVariants(options.variants);
-  const prepared = await prepareBench({
-    dataPath: options.dataPath,
-    format: "locomo",
-    cacheDir: options.cacheDir,
-    embedder: options.embedder,
-    anchorer: options.anchorer,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.workers ? { workers: options.workers } : {}),
-    ...(options.providerNames ? { providerNames: options.providerNames } : {}),
-  });
+  const prepared = await prepareBench({ ...sourceOptions(options), format: "locomo" });
   const questions = prepared.questions.filter((q) => q.validity);
   const ranks: StatesBenchResult["ranks"] = [];
   for (const [i, q] of questions.entries()) {
