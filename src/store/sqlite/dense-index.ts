@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import hnswlib from "hnswlib-node";
+import { NamespaceLogPosition } from "./namespace-log-position.js";
 
 /**
  * Namespaces with at least this many units are searched through an HNSW
@@ -71,14 +72,16 @@ export interface DenseIndexBinding {
  */
 export class SqliteDenseIndexes {
   private readonly loaded = new Map<string, LoadedIndex>();
-  private readonly counts = new Map<string, { seq: number; count: number }>();
+  private readonly position: NamespaceLogPosition;
 
   constructor(
     private readonly db: Database.Database,
     /** Where index files go (null: in memory only, e.g. for ":memory:" or a read-only handle). */
     private readonly dir: string | null,
     private readonly minUnits: number,
-  ) {}
+  ) {
+    this.position = new NamespaceLogPosition(db);
+  }
 
   static dirFor(dbPath: string): string {
     return `${dbPath}.ann`;
@@ -90,8 +93,8 @@ export class SqliteDenseIndexes {
    * min(k, units) hits): the caller then searches exactly.
    */
   search(namespace: string, vector: Float32Array, k: number, binding: DenseIndexBinding): Array<{ rowid: number; distance: number }> | null {
-    const seq = this.latestSeq(namespace);
-    const count = this.unitCount(namespace, seq);
+    const seq = this.position.latestSeq(namespace);
+    const count = this.position.unitCount(namespace, seq);
     if (count < this.minUnits) {
       this.loaded.delete(namespace);
       return null;
@@ -109,19 +112,6 @@ export class SqliteDenseIndexes {
   persistAll(binding: DenseIndexBinding | null): void {
     if (!binding) return;
     for (const [namespace, entry] of this.loaded) if (entry.unsaved > 0) this.persist(namespace, entry, binding);
-  }
-
-  private latestSeq(namespace: string): number {
-    return Number(this.db.prepare("SELECT coalesce(max(seq), 0) FROM vec_log WHERE namespace = ?").pluck().get(namespace));
-  }
-
-  /** The unit count changes only with a log row, so it is counted once per seq. */
-  private unitCount(namespace: string, seq: number): number {
-    const hit = this.counts.get(namespace);
-    if (hit && hit.seq === seq) return hit.count;
-    const count = Number(this.db.prepare("SELECT count(*) FROM units WHERE namespace = ?").pluck().get(namespace));
-    this.counts.set(namespace, { seq, count });
-    return count;
   }
 
   /** The index caught up to `seq`, from memory, disk or a rebuild. */
@@ -158,7 +148,7 @@ export class SqliteDenseIndexes {
   /** From the stored vectors, read in one snapshot with the log position they are at. */
   private build(namespace: string, binding: DenseIndexBinding): LoadedIndex {
     const { seq, rows } = this.db.transaction(() => ({
-      seq: this.latestSeq(namespace),
+      seq: this.position.latestSeq(namespace),
       rows: this.db.prepare("SELECT u.rowid AS rowid, v.embedding AS embedding FROM units u JOIN vec v ON v.rowid = u.rowid WHERE u.namespace = ?").all(namespace) as Array<{
         rowid: number;
         embedding: Buffer;

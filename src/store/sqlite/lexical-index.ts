@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { NamespaceLogPosition } from "./namespace-log-position.js";
 
 /**
  * FTS5's bm25() constants (fts5_aux.c) and the store's column weights:
@@ -89,13 +90,15 @@ export interface LexicalHit {
 export class SqliteLexicalIndexes {
   private readonly loaded = new Map<string, LoadedLexicalIndex>();
   private readonly tokens = new Map<string, string[]>();
-  private readonly counts = new Map<string, { seq: number; count: number }>();
+  private readonly position: NamespaceLogPosition;
   private prepared = false;
 
   constructor(
     private readonly db: Database.Database,
     private readonly minUnits: number,
-  ) {}
+  ) {
+    this.position = new NamespaceLogPosition(db);
+  }
 
   /**
    * The top `limit` units of the namespace for `terms` (quoted FTS5 phrases,
@@ -104,8 +107,8 @@ export class SqliteLexicalIndexes {
    */
   search(namespace: string, terms: readonly string[], limit: number, namespaceToken: string, pruneCommon: boolean): LexicalHit[] | null {
     return this.db.transaction(() => {
-      const seq = Number(this.db.prepare("SELECT coalesce(max(seq), 0) FROM vec_log WHERE namespace = ?").pluck().get(namespace));
-      const count = this.unitCount(namespace, seq);
+      const seq = this.position.latestSeq(namespace);
+      const count = this.position.unitCount(namespace, seq);
       if (count < this.minUnits) {
         this.loaded.delete(namespace);
         return null;
@@ -125,23 +128,14 @@ export class SqliteLexicalIndexes {
     })();
   }
 
-  /** The unit count changes only with a log row, so it is counted once per seq. */
-  private unitCount(namespace: string, seq: number): number {
-    const hit = this.counts.get(namespace);
-    if (hit && hit.seq === seq) return hit.count;
-    const count = Number(this.db.prepare("SELECT count(*) FROM units WHERE namespace = ?").pluck().get(namespace));
-    this.counts.set(namespace, { seq, count });
-    return count;
-  }
-
   /** Drops the namespace's index (all of them without one): for deletes that take rows out of the log, e.g. a forgotten namespace. */
   drop(namespace?: string): void {
     if (namespace === undefined) {
       this.loaded.clear();
-      this.counts.clear();
+      this.position.forget();
     } else {
       this.loaded.delete(namespace);
-      this.counts.delete(namespace);
+      this.position.forget(namespace);
     }
   }
 
