@@ -2,6 +2,7 @@ import { stemmer } from "stemmer";
 import type { Episode, MemoryUnit } from "../model/memory-unit.js";
 import { lexicalTerms } from "../language/text.js";
 import { dedupe } from "./unit-context.js";
+import { spokenText } from "../model/spoken-text.js";
 import { cosine } from "../providers/vector-math.js";
 
 /** Which segmenter made a unit's episode; part of the ingest hash, so a change re-segments stored sessions. */
@@ -77,8 +78,9 @@ export function segmentEpisodes(
   if (units.length === 0) return [];
   const settings = { ...DEFAULT_SEGMENTATION, ...options.settings };
   const speakers = new Set(units.flatMap((u) => u.context.participants).flatMap((p) => lexicalTerms(p)));
-  const bags = units.map((u) => termCounts(spokenText(u), speakers));
-  const cuts = boundaries(units, bags, vectors, settings);
+  const said = units.map(saidIn);
+  const bags = said.map((text) => termCounts(text, speakers));
+  const cuts = boundaries(said, bags, vectors, settings);
   const segments: Array<{ from: number; to: number }> = [];
   let from = 0;
   for (const cut of [...cuts, units.length]) {
@@ -95,12 +97,12 @@ export function segmentEpisodes(
 
 /** The gaps (index of the first unit of a new episode) where the session changes subject. */
 function boundaries(
-  units: readonly MemoryUnit[],
+  said: readonly string[],
   bags: readonly Map<string, number>[],
   vectors: readonly (Float32Array | undefined)[],
   settings: SegmentationSettings,
 ): number[] {
-  const n = units.length;
+  const n = said.length;
   const { window, minTurns, lexicalShare } = settings;
   if (n < 2 * minTurns) return [];
   const dense = vectors.length === n && vectors.every((v) => v !== undefined && v.length > 0);
@@ -115,7 +117,7 @@ function boundaries(
   const scored: Array<{ gap: number; score: number }> = [];
   for (let g = minTurns; g <= n - minTurns; g++) {
     const depth = depthAt(cohesion, g);
-    const cue = CUE_PHRASE.test(spokenText(units[g]!)) ? settings.cueBonus : 0;
+    const cue = CUE_PHRASE.test(said[g]!) ? settings.cueBonus : 0;
     if (depth > 0 && depth + cue >= settings.depth) scored.push({ gap: g, score: depth + cue });
   }
   // Deepest first; a gap too close to one already taken would leave an episode too short.
@@ -186,8 +188,8 @@ function mostFrequent(values: readonly string[]): string | null {
 }
 
 /** What was said (not the restatement, which opens with the speaker's name and would tie every turn of theirs together). */
-function spokenText(unit: MemoryUnit): string {
-  return unit.source && unit.source.length > 0 ? unit.source.map((t) => t.text).join(" ") : unit.content.replace(/^[^:]{1,60}:\s*/, "");
+function saidIn(unit: MemoryUnit): string {
+  return unit.source && unit.source.length > 0 ? spokenText(unit) : unit.content.replace(/^[^:]{1,60}:\s*/, "");
 }
 
 function termCounts(text: string, leaveOut: ReadonlySet<string>): Map<string, number> {

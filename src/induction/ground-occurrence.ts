@@ -4,6 +4,7 @@ import { stemmedTerms } from "../retrieval/stemmed-terms.js";
 import type { OccurrenceCue } from "./occurrence-cue.js";
 // Words, not an event time after the session: the time rules read "in ten days" (a duration) as a date ahead as readily as "in May" (a plan).
 import { tellsOfPlan } from "../language/plan-cue.js";
+import { spokenText } from "../model/spoken-text.js";
 
 /**
  * Grounds an ordinal cue ("her second trip to Japan") against the history:
@@ -80,9 +81,6 @@ function statedOrdinal(text: string, keyTerms: ReadonlySet<string>): number | nu
   return null;
 }
 
-function spokenText(unit: MemoryUnit): string {
-  return unit.source && unit.source.length > 0 ? unit.source.map((t) => t.text).join(" ") : unit.content;
-}
 
 
 /** When the told event happened: its event time when it lies before the telling, else the session's. */

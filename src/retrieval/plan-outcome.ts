@@ -1,5 +1,6 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { stemmedTerms } from "./stemmed-terms.js";
+import { spokenText } from "../model/spoken-text.js";
 
 /** How many content words a report shares with a plan, besides a place or name, to tell of it. */
 const SHARED_WORDS = 2;
@@ -37,8 +38,7 @@ export function planOutcomes(plans: readonly MemoryUnit[], candidates: readonly 
 }
 
 function wordsOf(unit: MemoryUnit, speaker: string): Set<string> {
-  const text = unit.source?.length ? unit.source.map((t) => t.text).join(" ") : unit.content;
-  const words = stemmedTerms(text);
+  const words = stemmedTerms(spokenText(unit));
   for (const t of stemmedTerms(speaker)) words.delete(t);
   return words;
 }
