@@ -66,3 +66,68 @@ test("grounding an ordinal: a memory that states its own ordinal settles it", ()
   assert.equal(grounded.condition.episodeId, "S3");
   assert.match(grounded.condition.note, /says so itself/);
 });
+
+const saidBy = (speaker: string, id: string, sessionId: string, day: string, text: string): MemoryUnit => {
+  const unit = said(id, sessionId, day, text);
+  return { ...unit, content: `${speaker} says: ${text}`, context: { ...unit.context, participants: [speaker] }, source: [{ id: `${id}:1`, speaker, text }] };
+};
+
+const races = [
+  saidBy("Lukas", "r1", "S1", "2021-06-06", "I ran my first ever race on Sunday, the 10k along the Spree."),
+  saidBy("Priya", "q3", "S3", "2021-10-24", "How did the half marathon go?"),
+  saidBy("Lukas", "r3", "S3", "2021-10-24", "Brutal. I got a cramp at kilometre 17 but finished in 2 hours 5 minutes."),
+  saidBy("Lukas", "r6", "S6", "2023-01-15", "The Leipzig 10k in November went great, 52 minutes!"),
+  saidBy("Priya", "x5", "S5", "2022-09-17", "Brave! Watch out for the cobblestones in the last kilometre."),
+];
+
+test("grounding: the subject's own turns tell of the event in other words; the other speaker's do not count", () => {
+  const second = groundOccurrence(findOccurrenceCue("Where did Lukas run his second race?")!, races, ["Lukas", "Priya"], { subjects: ["Lukas"] });
+  assert.deepEqual(second.condition.occurrences.map((o) => o.episodeId), ["S1", "S3", "S6"]);
+  assert.equal(second.condition.episodeId, "S3");
+  const noSubject = groundOccurrence(findOccurrenceCue("Where did Lukas run his second race?")!, races, ["Lukas", "Priya"]);
+  assert.deepEqual(noSubject.condition.occurrences.map((o) => o.episodeId), ["S1"], "without a subject only memories that name a race count");
+});
+
+test("grounding 'next … after' and '… before the … one': counted from the anchor's occurrence", () => {
+  const next = groundOccurrence(findOccurrenceCue("What was Lukas's time in his next race after the half marathon?")!, races.slice(0, 1), ["Lukas", "Priya"], {
+    anchorMentions: [races[2]!, races[1]!],
+    subjects: [],
+  });
+  // The anchor is an occurrence by the question's own word, though no memory of it says "race"; nothing after it is known here.
+  assert.deepEqual(next.condition.occurrences.map((o) => o.episodeId), ["S1", "S3"]);
+  assert.equal(next.condition.episodeId, null);
+  assert.match(next.notes.join(" "), /no occurrence of 'race' after S3/);
+  const withAnchor = groundOccurrence(findOccurrenceCue("What was Lukas's time in his next race after the half marathon?")!, [races[0]!, races[3]!], ["Lukas", "Priya"], {
+    anchorMentions: [races[1]!],
+    subjects: ["Lukas"],
+  });
+  assert.deepEqual(withAnchor.condition.occurrences.map((o) => o.episodeId), ["S1", "S3", "S6"]);
+  assert.equal(withAnchor.condition.episodeId, "S6");
+  assert.equal(withAnchor.condition.position, "after");
+  assert.equal(withAnchor.condition.ordinal, 3, "once grounded, the place among the occurrences");
+  const before = groundOccurrence(findOccurrenceCue("What was Lukas's time in the race before the Leipzig one?")!, [races[0]!, races[2]!], ["Lukas", "Priya"], {
+    anchorMentions: [races[3]!],
+    subjects: ["Lukas"],
+  });
+  assert.equal(before.condition.episodeId, "S3");
+  const none = groundOccurrence(findOccurrenceCue("What was Lukas's time in the race before the Potsdam one?")!, races, ["Lukas", "Priya"], { anchorMentions: races, subjects: ["Lukas"] });
+  assert.equal(none.condition.episodeId, null);
+  assert.match(none.notes.join(" "), /no memory tells of 'the Potsdam one'/);
+});
+
+test("grounding 'again': the repeat when there are two occurrences, nothing when there are more", () => {
+  const two = groundOccurrence(findOccurrenceCue("When did Ines go to Japan again?")!, mentions, ["Ines", "Tom"]);
+  assert.equal(two.condition.episodeId, "S5");
+  const three = groundOccurrence(findOccurrenceCue("When did Ines go to Japan again?")!, [...mentions, said("report3", "S7", "2024-04-01", "Back from Japan, the third time, Osaka.")], ["Ines", "Tom"]);
+  assert.equal(three.condition.episodeId, null);
+  assert.match(three.notes.join(" "), /only when there are two/);
+});
+
+test("grounding 'next' alone: the latest plan, unless something told as done follows it", () => {
+  const upcoming = groundOccurrence(findOccurrenceCue("Where is Ines staying on her next trip to Japan?")!, mentions.slice(0, 3), ["Ines", "Tom"]);
+  assert.equal(upcoming.condition.episodeId, "S4", "the plan to Kyoto is not yet told as done");
+  assert.equal(upcoming.condition.occurrences.at(-1)?.planned, true);
+  const done = groundOccurrence(findOccurrenceCue("Where is Ines staying on her next trip to Japan?")!, mentions, ["Ines", "Tom"]);
+  assert.equal(done.condition.episodeId, null);
+  assert.match(done.notes.join(" "), /told as done later/);
+});

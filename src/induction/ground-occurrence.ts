@@ -23,38 +23,97 @@ export const OCCURRENCE_CONFIDENCE = 0.8;
 /** How many of the event phrase's best memories may mark an episode as an occurrence. */
 export const MENTION_DEPTH = 10;
 
+/**
+ * How many of the event phrase's best memories may count, by the person the
+ * question is about, without naming the event: the conversation tells of a
+ * race as "the half marathon" or "the Leipzig 10k", of a grandmother as
+ * "abuela". Only the subject's own turns: the other speaker's near
+ * paraphrases are mostly replies to plans ("Brave! Watch out for sharks.").
+ */
+export const PARAPHRASE_DEPTH = 5;
+
 export interface OccurrenceGrounding {
   condition: OccurrenceCondition;
   notes: string[];
 }
 
-export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUnit[], knownPeople: readonly string[]): OccurrenceGrounding {
-  const keyTerms = stemmedTerms(cue.event);
-  for (const person of knownPeople) for (const t of stemmedTerms(person)) keyTerms.delete(t);
+export interface OccurrenceEvidence {
+  /** The people the question is about ("Lukas's second race"): their turns may tell of the event in other words. */
+  subjects?: readonly string[];
+  /** For a cue counted from another occurrence ("after the half marathon"): the best memories of that phrase. */
+  anchorMentions?: readonly MemoryUnit[];
+}
+
+export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUnit[], knownPeople: readonly string[], evidence: OccurrenceEvidence = {}): OccurrenceGrounding {
+  const keyTerms = eventTerms(cue.event, knownPeople);
+  const bySubject = (unit: MemoryUnit) => (evidence.subjects ?? []).some((s) => sameFirstName(unit.context.participants[0], s));
   const told = new Map<string, { time: string }>();
+  const plans = new Map<string, { time: string }>();
   // "my second open-water race": a memory that says which occurrence it tells of settles it, however the others are worded.
   let stated: MemoryUnit | undefined;
-  for (const unit of mentions.slice(0, MENTION_DEPTH)) {
+  for (const [rank, unit] of mentions.slice(0, MENTION_DEPTH).entries()) {
     const text = spokenText(unit);
-    if (![...stemmedTerms(text)].some((t) => keyTerms.has(t)) || tellsOfPlan(text)) continue;
+    const names = [...stemmedTerms(text)].some((t) => keyTerms.has(t));
+    if (!names && !(rank < PARAPHRASE_DEPTH && bySubject(unit))) continue;
     const episode = unit.context.session.sessionId;
-    const time = happenedAt(unit);
-    const seen = told.get(episode);
-    if (!seen || time < seen.time) told.set(episode, { time });
-    if (!stated && cue.ordinal > 0 && statedOrdinal(text, keyTerms) === cue.ordinal) stated = unit;
+    if (tellsOfPlan(text)) {
+      if (names) keepEarliest(plans, episode, planTime(unit));
+      continue;
+    }
+    keepEarliest(told, episode, happenedAt(unit));
+    if (!stated && cue.position === "ordinal" && cue.ordinal > 0 && statedOrdinal(text, keyTerms) === cue.ordinal) stated = unit;
   }
-  const occurrences = [...told.entries()].map(([episodeId, { time }]) => ({ episodeId, time })).sort((a, b) => a.time.localeCompare(b.time) || a.episodeId.localeCompare(b.episodeId));
-  const index = cue.ordinal > 0 ? cue.ordinal - 1 : occurrences.length + cue.ordinal;
-  const counted = occurrences.length >= 2 && index >= 0 && index < occurrences.length ? occurrences[index]! : null;
-  // A stated memory passed the filter above, so its episode is among the occurrences.
-  const chosen = stated ? occurrences.find((o) => o.episodeId === stated.context.session.sessionId)! : counted;
-  const position = cue.ordinal > 0 ? `#${cue.ordinal}` : cue.ordinal === -1 ? "the last" : `#${cue.ordinal} from the end`;
+  // "the race after the half marathon": the question itself says the anchor is an occurrence.
+  const anchor = cue.anchor ? anchorOccurrence(cue.anchor, evidence.anchorMentions ?? [], keyTerms, knownPeople) : null;
+  if (anchor) keepEarliest(told, anchor.episodeId, anchor.time);
+  const occurrences: OccurrenceCondition["occurrences"] = [...told.entries()].map(([episodeId, { time }]) => ({ episodeId, time })).sort(byTime);
   const notes: string[] = [];
-  if (!chosen) notes.push(`'${cue.evidence}': ${occurrences.length} occurrence(s) of '${cue.event}' found, too few to pick ${position}`);
+  let chosen: { episodeId: string; time: string } | null = null;
+  let position = "";
+  switch (cue.position) {
+    case "ordinal": {
+      const index = cue.ordinal > 0 ? cue.ordinal - 1 : occurrences.length + cue.ordinal;
+      // A stated memory passed the filter above, so its episode is among the occurrences.
+      chosen = stated ? occurrences.find((o) => o.episodeId === stated.context.session.sessionId)! : occurrences.length >= 2 && index >= 0 && index < occurrences.length ? occurrences[index]! : null;
+      position = cue.ordinal > 0 ? `#${cue.ordinal}` : cue.ordinal === -1 ? "the last" : `#${cue.ordinal} from the end`;
+      if (!chosen) notes.push(`'${cue.evidence}': ${occurrences.length} occurrence(s) of '${cue.event}' found, too few to pick ${position}`);
+      break;
+    }
+    case "after":
+    case "before": {
+      const index = anchor ? occurrences.findIndex((o) => o.episodeId === anchor.episodeId) + cue.ordinal : -1;
+      chosen = anchor && index >= 0 && index < occurrences.length ? occurrences[index]! : null;
+      position = `the one ${cue.position} '${cue.anchor}'`;
+      if (!anchor) notes.push(`'${cue.evidence}': no memory tells of '${cue.anchor}' as something that happened`);
+      else if (!chosen) notes.push(`'${cue.evidence}': no occurrence of '${cue.event}' ${cue.position} ${anchor.episodeId} found`);
+      break;
+    }
+    case "repeat": {
+      // "again" with three or more occurrences does not say which repeat.
+      chosen = occurrences.length === 2 ? occurrences[1]! : null;
+      position = "the repeat";
+      if (!chosen) notes.push(`'${cue.evidence}': ${occurrences.length} occurrence(s) of '${cue.event}' found; 'again' picks one only when there are two`);
+      break;
+    }
+    case "upcoming": {
+      // The latest plan, when nothing told as done comes after it (else it was likely that one).
+      const latestPlan = [...plans.entries()].map(([episodeId, { time }]) => ({ episodeId, time, planned: true as const })).sort(byTime).at(-1);
+      const doneSince = latestPlan ? occurrences.some((o) => o.time > latestPlan.time) : false;
+      chosen = latestPlan && !doneSince ? latestPlan : null;
+      if (chosen) occurrences.push(latestPlan!);
+      position = "the next";
+      if (!latestPlan) notes.push(`'${cue.evidence}': no plan of '${cue.event}' found`);
+      else if (!chosen) notes.push(`'${cue.evidence}': the latest plan of '${cue.event}' (${latestPlan.episodeId}) is told as done later`);
+      break;
+    }
+  }
   return {
     condition: {
-      ordinal: cue.ordinal,
+      // A relative cue's place, once grounded, is a count from the first.
+      ordinal: cue.position === "ordinal" || !chosen ? cue.ordinal : occurrences.findIndex((o) => o.episodeId === chosen!.episodeId) + 1,
       event: cue.event,
+      ...(cue.position !== "ordinal" ? { position: cue.position } : {}),
+      ...(cue.anchor ? { anchor: cue.anchor } : {}),
       occurrences,
       episodeId: chosen?.episodeId ?? null,
       evidence: cue.evidence,
@@ -62,11 +121,50 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
       note: stated
         ? `'${cue.event}' ${position}: the memory ${stated.id} says so itself (${chosen!.episodeId}, ${chosen!.time.slice(0, 10)})`
         : chosen
-        ? `${position} of ${occurrences.length} episodes that tell of '${cue.event}' (plans left out): ${chosen.episodeId} (${chosen.time.slice(0, 10)})`
+        ? `${position} of ${occurrences.length} episodes that tell of '${cue.event}' (${cue.position === "upcoming" ? "a plan not yet told as done" : "plans left out"}): ${chosen.episodeId} (${chosen.time.slice(0, 10)})`
         : `${occurrences.length} episode(s) tell of '${cue.event}'`,
     },
     notes,
   };
+}
+
+/** The event phrase's own words: the people in it name nobody's event. */
+function eventTerms(phrase: string, knownPeople: readonly string[]): Set<string> {
+  const terms = stemmedTerms(phrase);
+  for (const person of knownPeople) for (const t of stemmedTerms(person)) terms.delete(t);
+  return terms;
+}
+
+/**
+ * The occurrence a relative cue counts from: the episode of the best memory
+ * of the anchor phrase that names it by a word the event phrase does not
+ * hold ("the half marathon" for "the race after the half marathon"; "Jeju"
+ * for "the trip after the Jeju one") and tells of it as done.
+ */
+function anchorOccurrence(anchor: string, mentions: readonly MemoryUnit[], keyTerms: ReadonlySet<string>, knownPeople: readonly string[]): { episodeId: string; time: string } | null {
+  const own = eventTerms(anchor.replace(/\bone$/i, ""), knownPeople);
+  for (const t of keyTerms) own.delete(t);
+  if (own.size === 0) return null;
+  for (const unit of mentions.slice(0, MENTION_DEPTH)) {
+    const text = spokenText(unit);
+    if ([...stemmedTerms(text)].some((t) => own.has(t)) && !tellsOfPlan(text)) return { episodeId: unit.context.session.sessionId, time: happenedAt(unit) };
+  }
+  return null;
+}
+
+function keepEarliest(map: Map<string, { time: string }>, episode: string, time: string): void {
+  const seen = map.get(episode);
+  if (!seen || time < seen.time) map.set(episode, { time });
+}
+
+function byTime(a: { episodeId: string; time: string }, b: { episodeId: string; time: string }): number {
+  return a.time.localeCompare(b.time) || a.episodeId.localeCompare(b.episodeId);
+}
+
+function sameFirstName(a: string | undefined, b: string): boolean {
+  if (!a) return false;
+  const first = (s: string) => s.trim().split(/\s+/)[0]!.toLowerCase();
+  return first(a) === first(b);
 }
 
 const STATED = /\b(first|second|third|fourth|fifth)\s+(?:ever\s+)?([\p{L}\p{N}-]+)(?:\s+([\p{L}\p{N}-]+))?/giu;
@@ -82,6 +180,13 @@ function statedOrdinal(text: string, keyTerms: ReadonlySet<string>): number | nu
 }
 
 
+
+/** When a planned event is to happen: its event time when it lies ahead of the telling, else the session's. */
+function planTime(unit: MemoryUnit): string {
+  const event = unit.context.eventTime;
+  const session = unit.context.session.start;
+  return event && event.start > session ? event.start : session;
+}
 
 /** When the told event happened: its event time when it lies before the telling, else the session's. */
 function happenedAt(unit: MemoryUnit): string {

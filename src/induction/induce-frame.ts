@@ -166,7 +166,7 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
   const stateSlot = currentState || ctx.validAt || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
-  const grounded = await occurrenceCondition(query, ctx, notes);
+  const grounded = await occurrenceCondition(query, ctx, participants, notes);
   // A question that gathers several episodes ("how many days had passed since … when …") is
   // not about one occurrence: the ordinal it holds names one of its events ("her latest novel").
   const occurrence = grounded && aggregates && isReliable(grounded) ? { ...grounded, confidence: AGGREGATE_OCCURRENCE_CONFIDENCE } : grounded;
@@ -175,14 +175,17 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, occurrence, active, notes };
 }
 
-async function occurrenceCondition(query: string, ctx: InductionContext, notes: string[]): Promise<RecallFrame["occurrence"]> {
+async function occurrenceCondition(query: string, ctx: InductionContext, participants: NamesCondition | null, notes: string[]): Promise<RecallFrame["occurrence"]> {
   const cue = findOccurrenceCue(query);
   if (!cue) return null;
   if (!ctx.findMentions) {
     notes.push(`'${cue.evidence}' asks for one occurrence, but no way to find the occurrences was given`);
     return null;
   }
-  const grounded = groundOccurrence(cue, await ctx.findMentions(cue.event), ctx.knownPeople);
+  const [mentions, anchorMentions] = await Promise.all([ctx.findMentions(cue.event), cue.anchor ? ctx.findMentions(cue.anchor) : Promise.resolve([])]);
+  // "Lukas's second race": Lukas's own turns may tell of a race without the word.
+  const subjects = participants && isReliable(participants) ? participants.names : [];
+  const grounded = groundOccurrence(cue, mentions, ctx.knownPeople, { subjects, anchorMentions });
   notes.push(...grounded.notes);
   return grounded.condition;
 }

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import { findOccurrenceCue } from "./occurrence-cue.js";
 
 test("occurrence cues: an ordinal in front of the event it counts", () => {
-  assert.deepEqual(findOccurrenceCue("What did Ines watch on her first trip to Japan?"), { ordinal: 1, event: "trip to Japan", evidence: "her first trip to Japan" });
+  assert.deepEqual(findOccurrenceCue("What did Ines watch on her first trip to Japan?"), { position: "ordinal", ordinal: 1, event: "trip to Japan", evidence: "her first trip to Japan" });
   assert.equal(findOccurrenceCue("Where did Lukas run his second race?")?.ordinal, 2);
   assert.equal(findOccurrenceCue("What was Lukas's time in his most recent race?")?.ordinal, -1);
   assert.equal(findOccurrenceCue("What happened at Dmitri's second job interview?")?.event, "job interview");
-  assert.deepEqual(findOccurrenceCue("How did Mei place the last time she swam at Sentosa?"), { ordinal: -1, event: "she swam at Sentosa", evidence: "the last time she swam at Sentosa" });
+  assert.deepEqual(findOccurrenceCue("How did Mei place the last time she swam at Sentosa?"), { position: "ordinal", ordinal: -1, event: "she swam at Sentosa", evidence: "the last time she swam at Sentosa" });
   // The words that end the event phrase are the rest of the question.
   assert.equal(findOccurrenceCue("What is Joanna's third screenplay about?")?.event, "screenplay");
   assert.equal(findOccurrenceCue("What happened to Clara at the first concert she mentioned?")?.event, "concert");
@@ -28,5 +28,34 @@ test("occurrence cues: no cue where the ordinal orders no event", () => {
     "How many months lapsed between Sam's first and second doctor's appointment?",
     "What did John prepare for the first time in the cooking class?",
   ])
+    assert.equal(findOccurrenceCue(q), null, q);
+});
+
+test("occurrence cues: next and previous counted from another occurrence", () => {
+  assert.deepEqual(findOccurrenceCue("What was Lukas's time in his next race after the half marathon?"), {
+    position: "after",
+    ordinal: 1,
+    event: "race",
+    anchor: "the half marathon",
+    evidence: "his next race after the half marathon",
+  });
+  assert.deepEqual(findOccurrenceCue("What went wrong on the Iceland trip before the Westfjords one?"), {
+    position: "before",
+    ordinal: -1,
+    event: "Iceland trip",
+    anchor: "the Westfjords one",
+    evidence: "the Iceland trip before the Westfjords one",
+  });
+  assert.equal(findOccurrenceCue("What was his previous job before the bakery?")?.position, "before");
+  // "next … before" says neither: no cue from it.
+  assert.notEqual(findOccurrenceCue("What was her next race before the final?")?.position, "before");
+});
+
+test("occurrence cues: 'next' alone is the one still ahead, 'again' the repeat", () => {
+  assert.deepEqual(findOccurrenceCue("Where is Mei's next open-water race?"), { position: "upcoming", ordinal: 0, event: "open-water race", evidence: "Mei's next open-water race" });
+  assert.equal(findOccurrenceCue("When did John plan his next meeting with his siblings?")?.event, "meeting");
+  assert.deepEqual(findOccurrenceCue("Who did Ingrid travel with when she went to Iceland again?"), { position: "repeat", ordinal: 2, event: "Iceland", evidence: "she went to Iceland again" });
+  assert.equal(findOccurrenceCue("When did Ingrid go back to Iceland again?")?.event, "Iceland");
+  for (const q of ["What did he do the next day?", "What is her next step?", "What did they plan for next week?", "Why did John decide to run for office again?", "What was her dog's name again?"])
     assert.equal(findOccurrenceCue(q), null, q);
 });

@@ -44,12 +44,16 @@ export const RoleCondition = z.object({
 export type RoleCondition = z.infer<typeof RoleCondition>;
 
 export const OccurrenceCondition = z.object({
-  /** 1 = first, 2 = second, …; -1 = the last, -2 = the one before it. */
+  /** 1 = first, 2 = second, …; -1 = the last, -2 = the one before it; once grounded, the chosen one's place among the occurrences. */
   ordinal: z.number().int(),
   /** The event the ordinal counts, as the query names it ("trip to Japan"). */
   event: z.string(),
-  /** The occurrences found in the history, oldest first: one episode each, with when it happened. */
-  occurrences: z.array(z.object({ episodeId: z.string(), time: z.string() })),
+  /** How the query places it, when not by counting from the first or the last: from another occurrence, the one ahead, the repeat. */
+  position: z.enum(["after", "before", "upcoming", "repeat"]).optional(),
+  /** For "after"/"before": the occurrence counted from, as the query names it. */
+  anchor: z.string().optional(),
+  /** The occurrences found in the history, oldest first: one episode each, with when it happened (or is to happen, for a plan). */
+  occurrences: z.array(z.object({ episodeId: z.string(), time: z.string(), planned: z.boolean().optional() })),
   /** The episode of the occurrence asked about; null when the history has too few occurrences. */
   episodeId: z.string().nullable(),
   ...Grounding,

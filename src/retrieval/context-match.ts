@@ -72,6 +72,8 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
   }
   if (isReliable(occurrence) && occurrence.episodeId !== null) {
     if (!inOccurrence) return { ok: false, met };
+    // A plan told in the occurrence's episode ("a third interview next month") is about a later one.
+    if (context.planned && occurrence.position !== "upcoming") return { ok: false, met };
     const position = occurrence.occurrences.findIndex((o) => o.episodeId === occurrence.episodeId) + 1;
     met.push(`in occurrence ${position} of ${occurrence.occurrences.length} of '${occurrence.event}'`);
   }

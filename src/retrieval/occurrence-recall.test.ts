@@ -49,3 +49,42 @@ test("'her first trip' picks the first told trip; the same words without the ord
   assert.equal(plain.frame?.occurrence ?? null, null);
   await memory.close();
 });
+
+test("a plan told inside the picked occurrence is no part of it", async () => {
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder() });
+  await memory.ingest([
+    chat("s2", "2022-06-22", [["Tom", "Welcome back! What happened on the trip to Japan?"], ["Ines", "Unreal. A sumo tournament at the Ryogoku arena."]]),
+    chat("s4", "2023-06-09", [
+      ["Tom", "Ines! What happened on your second trip to Japan?"],
+      ["Ines", "Calm. A tea ceremony in an old guesthouse near the Kamo river."],
+      ["Ines", "And I'm going to Japan again next year, a third trip, to Hokkaido."],
+    ]),
+  ]);
+  const { hits, frame } = await memory.recall("What happened on Ines's second trip to Japan?", { namespace: "trips", k: 5 });
+  assert.equal(frame?.occurrence?.episodeId, "s4");
+  const told = hits.find((h) => h.unit.provenance.turnIds[0] === "s4:2");
+  const plan = hits.find((h) => h.unit.provenance.turnIds[0] === "s4:3");
+  assert.match(told!.reasons.join(" "), /occurrence 2 of 2/);
+  assert.ok(plan && !plan.reasons.some((r) => r.includes("occurrence 2 of 2")), plan?.reasons.join("; "));
+  await memory.close();
+});
+
+test("'her next trip' is the plan not yet told as done; 'again' is the repeat", async () => {
+  const memory = await tripsMemory();
+  const again = await memory.recall("Where did Ines stay when she went to Japan again?", { namespace: "trips", k: 5 });
+  assert.equal(again.frame?.occurrence?.position, "repeat");
+  assert.equal(again.frame?.occurrence?.episodeId, "s4");
+  assert.equal(again.hits[0]!.unit.provenance.turnIds[0], "s4:2");
+  await memory.close();
+  const before = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder() });
+  await before.ingest([
+    chat("s1", "2022-03-03", [["Ines", "Big news: I'm going to Japan in May, my first trip there!"], ["Tom", "Bring me some snacks."]]),
+    chat("s2", "2022-06-22", [["Tom", "Welcome back! How was the trip to Japan?"], ["Ines", "Unreal. The highlight was a sumo tournament at the Ryogoku arena, and we stayed in a capsule hotel."]]),
+    chat("s3", "2023-02-18", [["Ines", "I booked another trip to Japan for May, to Kyoto this time."], ["Tom", "Kyoto in spring, lovely."]]),
+  ]);
+  const next = await before.recall("Where is Ines going on her next trip to Japan?", { namespace: "trips", k: 5 });
+  assert.equal(next.frame?.occurrence?.position, "upcoming");
+  assert.equal(next.frame?.occurrence?.episodeId, "s3", JSON.stringify(next.frame?.occurrence));
+  assert.equal(next.hits[0]!.unit.provenance.turnIds[0], "s3:1");
+  await before.close();
+});

@@ -261,3 +261,27 @@ describe("reinstate", () => {
     });
   });
 });
+
+describe("reinstate: one occurrence", () => {
+  const occurrenceFrame: RecallFrame = {
+    ...EMPTY_FRAME("what happened on Ann's second trip"),
+    occurrence: { ordinal: 2, event: "trip", occurrences: [{ episodeId: "S1", time: "2022-01-01T00:00:00.000Z" }, { episodeId: "S4", time: "2023-01-01T00:00:00.000Z" }], episodeId: "S4", evidence: "Ann's second trip", confidence: 0.8, note: "" },
+    active: true,
+  };
+  const trip = new Map<string, MemoryUnit>([
+    ["q", unit("q", context("S4", "Bob"), "Bob: Ann! How was the trip?")],
+    ["a", unit("a", context("S4"), "Ann: Calm. Mostly long walks.")],
+    ["o", unit("o", context("S1"), "Ann: The first trip was wild.")],
+  ]);
+  const candidates: ContentCandidate[] = [
+    { unitId: "q", score: 0.3, ...lexical(1, 10) },
+    { unitId: "o", score: 0.2, ...lexical(2, 8) },
+    { unitId: "a", score: 0.05, ...lexical(3, 1) },
+  ];
+  const run = (occurrenceAnswerFirst: boolean) =>
+    ids(reinstate(candidates, occurrenceFrame, (id) => trip.get(id), { ...RAMEM, nextUnitOf: (id) => (id === "q" ? "a" : undefined), signals: { occurrenceAnswerFirst } }));
+  it("a question about the picked occurrence follows its answer; off, it leads", () => {
+    assert.deepEqual(run(true), ["a", "q", "o"]);
+    assert.deepEqual(run(false), ["q", "a", "o"]);
+  });
+});

@@ -155,6 +155,8 @@ export interface ReinstateSignals {
   episodeContext: boolean;
   /** Episode support, coverage and the spread read the unit's topic segment instead of its whole session. */
   segmentedSupport: boolean;
+  /** In the occurrence the frame picked, a question about it follows its own answer. */
+  occurrenceAnswerFirst: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -175,6 +177,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   stateLookup: true,
   episodeContext: true,
   segmentedSupport: false,
+  occurrenceAnswerFirst: true,
 };
 
 /**
@@ -208,7 +211,11 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
  *                          episodic context satisfies the frame, in that
  *                          order; then C_content: the rest; cut to K;
  *   aggregating query    → the list is spread over episodes (EPISODE_SPREAD),
- *                          C_ctx still first.
+ *                          C_ctx still first;
+ *   one occurrence       → inside the occurrence the frame picked, a question
+ *                          about it follows its answer (the frame already
+ *                          chose the episode; the question only repeats the
+ *                          event's words).
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
  * away, because frame induction can be wrong.
@@ -282,6 +289,10 @@ export function reinstate(
     }
   }
   let ordered = [...ranking.filter((c) => contextValid.has(c.unitId)), ...ranking.filter((c) => !contextValid.has(c.unitId))];
+  // The frame already said which occurrence: the other speaker's question about it
+  // ("How was Jeju with your mum?") only repeats the event's words; the answer tells it.
+  if (signals.occurrenceAnswerFirst && isReliable(frame?.occurrence ?? null) && frame!.occurrence!.episodeId !== null && options.nextUnitOf)
+    ordered = answersBeforeQuestions(ordered, contextValid, unitOf, options.nextUnitOf, signals.roleAwareDialogue, reasonsOf);
   // Spread the list as it will be read: C_ctx stays ahead of the rest.
   if (frame?.aggregates && signals.episodeSpread > 0) ordered = spreadOverEpisodes(ordered, (c) => contextValid.has(c.unitId), scoreOf, episodeOf, signals.episodeSpread, reasonsOf);
   // The statements of the asked state, valid at the asked time, answer a question about it: first, newest first.
@@ -383,6 +394,32 @@ function answerAware(
   }
   for (const c of byId.values()) reasons(c.unitId);
   return [...byId.values()].sort((a, b) => b.score - a.score || a.unitId.localeCompare(b.unitId));
+}
+
+/** Each context-valid question is moved behind its answer when the answer is context-valid too. */
+function answersBeforeQuestions(
+  ordered: readonly ContentCandidate[],
+  contextValid: ReadonlySet<string>,
+  unitOf: (unitId: string) => MemoryUnit | undefined,
+  nextUnitOf: (unitId: string) => string | undefined,
+  roleAware: boolean,
+  reasonsOf: Map<string, string[]>,
+): ContentCandidate[] {
+  const out = [...ordered];
+  for (const question of ordered) {
+    const unit = unitOf(question.unitId);
+    if (!contextValid.has(question.unitId) || !unit || !asksQuestion(unit)) continue;
+    // A user asking an assistant states their own facts in the question (as in answerAware).
+    if (roleAware && unit.context.role === "user") continue;
+    const answer = nextUnitOf(question.unitId);
+    const at = out.indexOf(question);
+    const answerAt = out.findIndex((c) => c.unitId === answer);
+    if (answer === undefined || !contextValid.has(answer) || answerAt < at) continue;
+    out.splice(at, 1);
+    out.splice(answerAt, 0, question);
+    reasonsOf.get(question.unitId)!.push(`follows its answer ${answer} in the occurrence`);
+  }
+  return out;
 }
 
 /**

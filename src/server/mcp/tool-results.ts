@@ -75,7 +75,7 @@ export function frameSummary(frame: RecallFrame) {
     currentState: frame.currentState?.evidence ?? null,
     stateSlot: frame.stateSlot ? [...frame.stateSlot.slots] : null,
     occurrence: frame.occurrence
-      ? { event: frame.occurrence.event, ordinal: frame.occurrence.ordinal, episode: frame.occurrence.episodeId, occurrences: frame.occurrence.occurrences.length, confidence: frame.occurrence.confidence }
+      ? { event: frame.occurrence.event, ordinal: frame.occurrence.ordinal, ...(frame.occurrence.position ? { position: frame.occurrence.position } : {}), ...(frame.occurrence.anchor ? { anchor: frame.occurrence.anchor } : {}), episode: frame.occurrence.episodeId, occurrences: frame.occurrence.occurrences.length, confidence: frame.occurrence.confidence }
       : null,
     notes: [...frame.notes],
   };

@@ -149,7 +149,7 @@ const FrameSummary = z.object({
   /** The state slot the query asks about (residence, job, partner, …), answered from its statements valid at the asked time. */
   stateSlot: z.array(z.string()).nullable(),
   /** Which occurrence of a repeated event the query asks about ("her second trip to Japan"): the episode (session id) picked, or null. */
-  occurrence: z.object({ event: z.string(), ordinal: z.number(), episode: z.string().nullable(), occurrences: z.number(), confidence: z.number() }).nullable(),
+  occurrence: z.object({ event: z.string(), ordinal: z.number(), position: z.enum(["after", "before", "upcoming", "repeat"]).optional(), anchor: z.string().optional(), episode: z.string().nullable(), occurrences: z.number(), confidence: z.number() }).nullable(),
   notes: z.array(z.string()),
 });
 
