@@ -28,12 +28,31 @@ const ARRANGED = /\b(?:booked|scheduled|reserved|signed up|registered|enrolled|b
 /** Broader: wishes and intentions ("I want to", "thinking about") are plans too, though they date nothing. */
 const INTENDED = /\b(?:plan(?:s|ning|ned)?|thinking (?:about|of)|want(?:s)? to|would like to|at some point|not yet)\b/i;
 
+/**
+ * For a time only: any present progressive reads a time it names as ahead
+ * ("I'm doing one in Leipzig in November", said in September: this November).
+ * English uses the present progressive with a named time for what is arranged;
+ * of what is going on now it says "since" or gives no time. Wider than
+ * PROGRESSIVE_FUTURE, so it marks no unit as planned ("I'm training four
+ * times a week" is no plan).
+ */
+const PRESENT_PROGRESSIVE = /(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+\s+)?(?!going\b|thinking\b|remembering\b|missing\b|looking\b|talking\b|telling\b|reading\b|watching\b|showing\b|sharing\b|posting\b|editing\b|sorting\b|writing\b|remembering\b)\w{2,}ing\b/i;
+// Words of now or of a past the progressive looks back on ("photos from May"), and a past
+// tense beside it: the time then belongs to that clause ("I received my visa on April 15th,
+// so I'm feeling relieved"; "my knee is healing well, I heard on March 20th").
+const TIME_OF_NOW = /\b(?:since|ago|last|already|so far|these days|lately|recently|still|from|now)\b|\b(?:was|were|had|did|got|went|bought|sold|paid|spent|saw|made|took|came|felt|heard|told|said|found|thought|began|left|ran|met|knew|gave|sent|won|lost|wrote|broke|chose|drove|flew|ate|drank|forgot|kept|brought|caught|taught|built|became|fell|sat|stood|woke|wore)\b|\b\w{3,}ed\b|['’]ve been|\bhave been|\bhas been/i;
+
 export type FutureCue = "future" | "arranged";
 
 /** What a sentence says about the time of what it tells: ahead ("future"), probably ahead ("arranged"), or nothing (null). */
 export function futureCueIn(sentence: string): FutureCue | null {
   if (FUTURE.test(sentence) || PROGRESSIVE_FUTURE.test(sentence)) return "future";
   return ARRANGED.test(sentence) ? "arranged" : null;
+}
+
+/** What a sentence says about the time it names: futureCueIn, or "future" for a present progressive that does not speak of now. */
+export function timeCueIn(sentence: string): FutureCue | null {
+  return futureCueIn(sentence) ?? (PRESENT_PROGRESSIVE.test(sentence) && !TIME_OF_NOW.test(sentence) ? "future" : null);
 }
 
 /** A text that tells of a plan, an arrangement or an intention rather than of something that happened. */

@@ -138,6 +138,8 @@ test("tense-aware: an arranged future grounds forward, a report or a past progre
   assert.equal(start("I booked a table on Saturday"), "2023-03-11");
   assert.equal(start("I booked a table on Tuesday"), "2023-03-07");
   assert.equal(start("We're visiting her parents in April"), "2023-04-01");
+  // Any present progressive with a named time is arranged.
+  assert.equal(start("Not yet. I'm doing one in Leipzig in May, I'm training four times a week"), "2023-05-01");
 });
 
 test("pastBias: false keeps chrono's forward reading of an implied year", () => {

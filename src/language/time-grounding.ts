@@ -42,7 +42,7 @@
 import * as chrono from "chrono-node";
 import type { Chrono, ParsedComponents, ParsedResult, Parser, ParsingComponents, ParsingContext, ParsingResult, Refiner } from "chrono-node";
 import type { Granularity, TimeInterval } from "../model/time.js";
-import { futureCueIn, type FutureCue } from "./plan-cue.js";
+import { timeCueIn, type FutureCue } from "./plan-cue.js";
 
 export interface GroundedTime {
   text: string;
@@ -276,13 +276,13 @@ const preferOursRefiner: Refiner = {
   },
 };
 
-/** The future cue of the sentence around `index` (language/plan-cue.ts): "future" switches past bias off, "arranged" takes the nearer reading. */
+/** The time cue of the sentence around `index` (language/plan-cue.ts, timeCueIn): "future" switches past bias off, "arranged" takes the nearer reading. */
 function futureCueAt(text: string, index: number): FutureCue | null {
   const before = text.slice(0, index);
   const startCut = Math.max(before.lastIndexOf("."), before.lastIndexOf("!"), before.lastIndexOf("?"), before.lastIndexOf("\n"));
   const after = text.slice(index);
   const endRel = after.search(/[.!?\n]/);
-  return futureCueIn(text.slice(startCut + 1, endRel < 0 ? text.length : index + endRel));
+  return timeCueIn(text.slice(startCut + 1, endRel < 0 ? text.length : index + endRel));
 }
 
 /** Future cues in the sentence around `index`: they switch past bias off. */
