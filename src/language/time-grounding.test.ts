@@ -173,3 +173,23 @@ test("times outside the years 0000–9999 are not kept (their ISO form would not
   assert.ok(grounded.every((g) => /^\d{4}-/.test(g.interval.start) && /^\d{4}-/.test(g.interval.end)), JSON.stringify(grounded));
   assert.ok(grounded.some((g) => /next week/.test(g.text)), "the other times of the turn are kept");
 });
+
+test("a part of a period: early / mid / late, the beginning or end of, a half", () => {
+  const REF = "2024-03-10T12:00:00.000Z";
+  const span = (text: string) => {
+    const g = groundTimeExpression(text, REF);
+    return g && `${g.interval.start.slice(0, 10)}..${g.interval.end.slice(0, 10)} ${g.interval.granularity} "${g.text}"`;
+  };
+  assert.equal(span("Where did Rafael live in early 2022?"), `2022-01-01..2022-05-01 season "early 2022"`);
+  assert.equal(span("in mid-2022"), `2022-05-01..2022-09-01 season "mid-2022"`);
+  assert.equal(span("late 2021"), `2021-09-01..2022-01-01 season "late 2021"`);
+  assert.equal(span("at the start of 2022"), `2022-01-01..2022-05-01 season "the start of 2022"`);
+  assert.equal(span("the first half of 2022"), `2022-01-01..2022-07-01 season "the first half of 2022"`);
+  assert.equal(span("the beginning of November"), `2023-11-01..2023-11-11 week "the beginning of November"`);
+  assert.equal(span("we met in mid-August"), `2023-08-11..2023-08-21 week "mid-August"`);
+  assert.equal(span("late January"), `2024-01-21..2024-02-01 week "late January"`);
+  assert.equal(span("the end of next month"), `2024-04-21..2024-05-01 week "end of next month"`);
+  // A whole period, and a part of a week, stay as they are.
+  assert.equal(span("in May"), `2023-05-01..2023-06-01 month "May"`);
+  assert.equal(span("late last week"), `2024-02-26..2024-03-04 week "last week"`);
+});

@@ -236,7 +236,7 @@ function makeWeekendParser(pastBias: boolean): Parser {
 
 /** "in 2019", "back in 2018", "during 2020": chrono ignores a bare year. */
 const yearParser: Parser = {
-  pattern: () => /\b(?:in|during|since|from|around|circa|of|throughout|early|late|mid|mid-)\s+((?:19|20)\d{2})\b(?!\s*(?:[-/]\d|people|\w*s\b|%|km|miles|dollars|euros|words|times))/i,
+  pattern: () => /\b(?:(?:in|during|since|from|around|circa|of|throughout|early|late|mid)\s+|mid-)((?:19|20)\d{2})\b(?!\s*(?:[-/]\d|people|\w*s\b|%|km|miles|dollars|euros|words|times))/i,
   extract: (context, match) => {
     const year = Number(match[1]);
     // The preposition stays in the text: chrono's own filter drops digit-only matches.
@@ -537,14 +537,60 @@ function toGrounded(r: ParsedResult, refDay: number): GroundedTime | null {
 export function groundTimeExpressions(text: string, reference: string, opts: GroundingOptions = {}): GroundedTime[] {
   const refMs = Date.parse(reference);
   if (!Number.isFinite(refMs) || text.trim() === "") return [];
-  const results = parserFor(opts.pastBias ?? true).parse(text, { instant: new Date(refMs), timezone: 0 }, { forwardDate: false });
+  // chrono reads no "mid-August"; the same length keeps every index.
+  const readable = text.replace(/\bmid-(?=\p{L})/giu, "mid ");
+  const results = parserFor(opts.pastBias ?? true).parse(readable, { instant: new Date(refMs), timezone: 0 }, { forwardDate: false });
   const refDay = dayOf(refMs);
   const out: GroundedTime[] = [];
   for (const r of results) {
     const g = toGrounded(r, refDay);
-    if (g && isStorableInterval(g.interval)) out.push(g);
+    if (g && isStorableInterval(g.interval)) out.push(partOfPeriod(text, g));
   }
   return out;
+}
+
+/**
+ * "early 2022", "late January", "mid-August", "the beginning of November",
+ * "the end of summer", "the first half of September": a part of the period
+ * chrono grounds whole. Early/start/beginning is its first third, mid/middle
+ * the middle one, late/end the last; a half is a half. Only months, seasons
+ * and years: a part of a day or a week is no coordinate worth narrowing.
+ */
+const PART_OF_PERIOD = /\b(early|late|mid-?|the\s+(?:very\s+)?(?:start|beginning|end|middle)\s+of|the\s+(?:first|second|latter)\s+half\s+of)\s*(?:in\s+)?$/i;
+const NARROWER: Partial<Record<Granularity, Granularity>> = { year: "season", season: "month", month: "week" };
+
+function partOfPeriod(text: string, g: GroundedTime): GroundedTime {
+  const narrower = NARROWER[g.interval.granularity];
+  if (!narrower) return g;
+  // The year parser keeps its own word ("early 2022") or preposition ("of 2022"); chrono
+  // keeps "end of" ("the end of next month") but grounds the whole period.
+  const own = /^(early|late|mid-?|(?:the\s+)?(?:very\s+)?(?:start|beginning|end|middle)\s+of)\s*/i.exec(g.text);
+  const lead = own ? null : /^(?:of|in)\s+/i.exec(g.text);
+  const before = own ? null : PART_OF_PERIOD.exec(text.slice(0, g.index + (lead?.[0].length ?? 0)));
+  const word = (own?.[1] ?? before?.[1])?.toLowerCase().replace(/\s+/g, " ").replace(/^(?!the )(?=(?:very )?(?:start|beginning|end|middle) of)/, "the ");
+  if (!word) return g;
+  const start = Date.parse(g.interval.start);
+  const end = Date.parse(g.interval.end);
+  const span = end - start;
+  // A part of a year or a season ends on a month's first day, a part of a month on a day's.
+  const byMonth = g.interval.granularity !== "month";
+  const at = (share: number) => (byMonth ? monthStart(dayOf(start + span * share + 15 * DAY)) : dayOf(start + span * share));
+  const [from, to] = /^(?:early|the (?:very )?(?:start|beginning) of)$/.test(word)
+    ? [start, at(1 / 3)]
+    : /^(?:late|the (?:very )?end of)$/.test(word)
+      ? [at(2 / 3), end]
+      : /first half/.test(word)
+        ? [start, at(1 / 2)]
+        : /(?:second|latter) half/.test(word)
+          ? [at(1 / 2), end]
+          : [at(1 / 3), at(2 / 3)];
+  if (!(from < to)) return g;
+  return {
+    ...g,
+    text: before ? text.slice(before.index, g.index) + g.text : g.text,
+    index: before ? before.index : g.index,
+    interval: { start: new Date(from).toISOString(), end: new Date(to).toISOString(), granularity: narrower },
+  };
 }
 
 /**
