@@ -38,7 +38,8 @@ export function explainFrame(frame: RecallFrame | null): { conditions: Explained
   const occurrence = frame.occurrence;
   if (occurrence) {
     const picked = occurrence.episodeId ? `episode ${occurrence.episodeId}` : "none picked";
-    add("occurrence", occurrence, `${picked} of ${occurrence.occurrences.length} that tell of '${occurrence.event}'`);
+    const placed = occurrence.position === "after" || occurrence.position === "before" ? ` (the one ${occurrence.position} '${occurrence.anchor}')` : occurrence.position === "upcoming" ? " (the next one, still a plan)" : occurrence.position === "repeat" ? " (the repeat)" : "";
+    add("occurrence", occurrence, `${picked}${placed} of ${occurrence.occurrences.length} that tell of '${occurrence.event}'`);
   }
   const cues: string[] = [`need: ${frame.need}`];
   if (frame.asksFor) cues.push(`asks for a ${frame.asksFor}: units that carry one rank a little higher (no condition)`);
