@@ -131,3 +131,16 @@ test("grounding 'next' alone: the latest plan, unless something told as done fol
   assert.equal(done.condition.episodeId, null);
   assert.match(done.notes.join(" "), /told as done later/);
 });
+
+test("grounding: the turns beside a plan of the event are about the plan, not an occurrence", () => {
+  const trail = [
+    saidBy("Oskar", "p1", "S1", "2022-03-12", "I just signed up for my first trail race, a 20k in the Vosges in May."),
+    saidBy("Nadia", "q1", "S1", "2022-03-12", "A trail race! Are you training?"),
+    saidBy("Oskar", "t1", "S1", "2022-03-12", "Every weekend in the forest, I know every path around here."),
+    saidBy("Oskar", "r2", "S2", "2022-06-02", "I survived the Vosges! The 20k took me 2 hours 41 minutes."),
+    saidBy("Oskar", "r3", "S3", "2022-10-09", "I ran the Strasbourg half marathon in September, 1 hour 52."),
+  ];
+  const first = groundOccurrence(findOccurrenceCue("What happened during Oskar's first trail race?")!, trail, ["Oskar", "Nadia"], { subjects: ["Oskar"] });
+  assert.deepEqual(first.condition.occurrences.map((o) => o.episodeId), ["S2", "S3"]);
+  assert.equal(first.condition.episodeId, "S2");
+});

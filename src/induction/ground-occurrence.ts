@@ -32,6 +32,9 @@ export const MENTION_DEPTH = 10;
  */
 export const PARAPHRASE_DEPTH = 5;
 
+/** A past tense: what a turn asks or tells of has happened. */
+const PAST = /\b(?:was|were|did|had|went|came|saw|got|made|took|ran|swam|met|\w{2,}ed)\b/i;
+
 export interface OccurrenceGrounding {
   condition: OccurrenceCondition;
   notes: string[];
@@ -51,12 +54,27 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
   const plans = new Map<string, { time: string }>();
   // "my second open-water race": a memory that says which occurrence it tells of settles it, however the others are worded.
   let stated: MemoryUnit | undefined;
-  for (const [rank, unit] of mentions.slice(0, MENTION_DEPTH).entries()) {
+  const read = mentions.slice(0, MENTION_DEPTH).map((unit) => {
     const text = spokenText(unit);
-    const names = [...stemmedTerms(text)].some((t) => keyTerms.has(t));
-    if (!names && !(rank < PARAPHRASE_DEPTH && bySubject(unit))) continue;
+    return { unit, text, names: [...stemmedTerms(text)].some((t) => keyTerms.has(t)), plan: tellsOfPlan(text) };
+  });
+  // Where the event is announced as a plan, the turns around it are about the plan — the
+  // other speaker's reply ("A trail race! Are you training?"), the subject's own words that
+  // do not name it ("Every weekend in the forest") — unless the session also tells it as done:
+  // the subject naming it, or anyone asking or telling of it in the past ("What happened on
+  // your second trip?").
+  const hasSubjects = (evidence.subjects ?? []).length > 0;
+  const planned = new Set(read.filter((m) => m.names && m.plan).map((m) => m.unit.context.session.sessionId));
+  const toldAsDone = (m: (typeof read)[number]) => m.names && !m.plan && (!hasSubjects || bySubject(m.unit) || PAST.test(m.text));
+  const toldThere = new Set(read.filter(toldAsDone).map((m) => m.unit.context.session.sessionId));
+  for (const [rank, m] of read.entries()) {
+    const { unit, text, names, plan } = m;
     const episode = unit.context.session.sessionId;
-    if (tellsOfPlan(text)) {
+    const besidePlan = planned.has(episode) && !toldThere.has(episode);
+    const paraphrase = !names && rank < PARAPHRASE_DEPTH && bySubject(unit) && !besidePlan;
+    if (!names && !paraphrase) continue;
+    if (besidePlan && !plan && !toldAsDone(m)) continue;
+    if (plan) {
       if (names) keepEarliest(plans, episode, planTime(unit));
       continue;
     }
