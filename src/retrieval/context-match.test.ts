@@ -139,3 +139,17 @@ describe("matchContext: the occurrence asked about", () => {
     assert.equal(matchContext(inSession("S2"), weak, opts).ok, false, "nor does the episode lend its place then");
   });
 });
+
+describe("matchContext: a person named only to address them", () => {
+  const aboutNadia: RecallFrame = { ...EMPTY_FRAME("q"), participants: { names: ["Nadia"], evidence: "Nadia", confidence: 0.9, note: "" }, active: true };
+  const byOskar: EpisodicContext = { ...said("2023-02-28T16:05:00.000Z", "Oskar"), participants: ["Oskar", "Nadia"], entities: ["Nadia"] };
+  it("a vocative does not make the turn about her; a mention does; without the words every mention counts", () => {
+    for (const spoken of ["Nadia, I've moved! I got a job in Munich.", "Hey Nadia! How are you?", "Thanks, Nadia.", "Oh Nadia, I'm sorry about Pistache."])
+      assert.equal(matchContext(byOskar, aboutNadia, { ...opts, spoken }).ok, false, spoken);
+    for (const spoken of ["Nadia got a new job, she told me.", "I met Nadia at the bakery.", "Wow Nadia, that's great. Nadia is amazing."])
+      assert.equal(matchContext(byOskar, aboutNadia, { ...opts, spoken }).ok, true, spoken);
+    assert.equal(matchContext(byOskar, aboutNadia, opts).ok, true);
+    // Her own turn is about her whatever it says.
+    assert.equal(matchContext({ ...byOskar, participants: ["Nadia", "Oskar"] }, aboutNadia, { ...opts, spoken: "Thanks, Nadia!" }).ok, true);
+  });
+});

@@ -27,6 +27,12 @@ export interface MatchOptions {
   episodeContext?: boolean;
   /** When the state the unit states held (validTo null: still): a past window it overlaps places the unit in it. */
   validDuring?: { start: string; end: string | null };
+  /**
+   * The unit's own words, when the caller has them: a person named only to
+   * address them ("Nadia, I've moved!", "Thanks, Mel!") is not what the turn
+   * is about. Absent: every person the unit names counts.
+   */
+  spoken?: string;
 }
 
 /** How much longer than the window a unit's time may be and still place the unit in it (a weekend against "Saturday"). */
@@ -47,7 +53,7 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
   }
   const episode = options.episodeContext ?? true ? (context.episode ?? null) : null;
   if (isReliable(frame.participants)) {
-    const who = frame.participants.names.find((n) => isSubject(context, n));
+    const who = frame.participants.names.find((n) => isSubject(context, n, options.spoken));
     // A person who does not speak in the session is there in the episode that talks of them.
     const inEpisode = who ? undefined : frame.participants.names.find((n) => episode?.participants.some((p) => sameName(p, n)) && !context.participants.some((p) => sameName(p, n)));
     if (!who && !inEpisode) return { ok: false, met };
@@ -90,10 +96,26 @@ export function matchContext(context: EpisodicContext, frame: RecallFrame, optio
  * A person condition is met by the unit's speaker (participants[0]) or a
  * person the unit mentions. Being merely present is not enough: in a
  * two-person chat everyone is present in every episode, so presence would
- * not tell any two units apart.
+ * not tell any two units apart. Nor is being addressed ("Hey Caroline!"):
+ * chat turns open with the other speaker's name, so every reply would be
+ * "about" them (measured on LoCoMo: README › Numbers, ramem-no-addressee-rule).
  */
-function isSubject(context: EpisodicContext, name: string): boolean {
-  return sameName(context.participants[0] ?? null, name) || context.entities.some((e) => sameName(e, name));
+function isSubject(context: EpisodicContext, name: string, spoken?: string): boolean {
+  if (sameName(context.participants[0] ?? null, name)) return true;
+  return context.entities.some((e) => sameName(e, name)) && !(spoken !== undefined && onlyAddressed(spoken, name));
+}
+
+const GREETING = "(?:hey|hi|hello|hiya|yo|oh|ah|wow|thanks|thank you|congrats|congratulations|good morning|good night|bye|dear|so|well|ok|okay)";
+
+/** Every time the text names the person (by the first name), it is to address them: at the start or end of a sentence, set off by a comma or "!". */
+function onlyAddressed(spoken: string, name: string): boolean {
+  const first = name.trim().split(/\s+/)[0]!;
+  const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const all = [...spoken.matchAll(new RegExp(`\\b${escaped}\\b`, "giu"))];
+  if (all.length === 0) return false;
+  const vocative = new RegExp(`(?:^|[.!?]\\s+|^${GREETING}\\s+|[.!?]\\s+${GREETING}\\s+)${escaped}\\s*[,!.?]|,\\s*${escaped}\\s*(?:[.!?]|$)`, "giu");
+  const addressed = new Set([...spoken.matchAll(vocative)].map((m) => m.index! + m[0].toLowerCase().lastIndexOf(first.toLowerCase(), m[0].length)));
+  return all.every((m) => [...addressed].some((at) => Math.abs(at - m.index!) <= first.length));
 }
 
 function sameName(a: string | null, b: string): boolean {

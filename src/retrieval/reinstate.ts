@@ -4,6 +4,7 @@ import type { ContentCandidate } from "./content-recall.js";
 import { asksQuestion } from "./asks-question.js";
 import { matchContext } from "./context-match.js";
 import { stemmedTerms } from "./stemmed-terms.js";
+import { spokenText } from "../model/spoken-text.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 
 export interface ReinstatedCandidate extends ContentCandidate {
@@ -157,6 +158,8 @@ export interface ReinstateSignals {
   segmentedSupport: boolean;
   /** In the occurrence the frame picked, a question about it follows its own answer. */
   occurrenceAnswerFirst: boolean;
+  /** A person the unit names only to address them ("Nadia, I've moved!") does not make it about that person. */
+  addresseesNotSubjects: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -178,6 +181,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   episodeContext: true,
   segmentedSupport: false,
   occurrenceAnswerFirst: true,
+  addresseesNotSubjects: true,
 };
 
 /**
@@ -281,6 +285,7 @@ export function reinstate(
         fineTimesOnly: signals.fineTimesOnly,
         episodeContext: signals.episodeContext,
         ...(validity ? { validDuring: { start: validity.validFrom, end: validity.validTo } } : {}),
+        ...(signals.addresseesNotSubjects ? { spoken: spokenText(unit) } : {}),
       });
       if (match.ok) {
         reasonsOf.get(c.unitId)!.unshift(...match.met);
