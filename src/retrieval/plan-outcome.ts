@@ -11,9 +11,15 @@ const SHARED_WORDS = 2;
  * the plan's place or one of its names — or shares SHARED_WORDS of its content
  * words — ("I'm going back to Tokyo in May" … "Tokyo was rainy, but we
  * loved it"). The earliest such turn, by session time. A heuristic read off
- * the recall's candidates: a report outside them is not found.
+ * the units given: the recall's candidates, or (namesOnly) the namespace's
+ * best lexical matches for the plan's names (find-plan-reports.ts).
  */
-export function planOutcomes(plans: readonly MemoryUnit[], candidates: readonly MemoryUnit[]): Map<string, { toldAsDoneBy: string; on: string }> {
+export function planOutcomes(
+  plans: readonly MemoryUnit[],
+  candidates: readonly MemoryUnit[],
+  /** namesOnly: a shared place or name only, not shared words (for reports looked for in a whole namespace). */
+  options: { namesOnly?: boolean } = {},
+): Map<string, { toldAsDoneBy: string; on: string }> {
   const out = new Map<string, { toldAsDoneBy: string; on: string }>();
   if (!plans.some((u) => u.context.planned)) return out;
   const reports = candidates.filter((u) => !u.context.planned).sort((a, b) => a.context.session.start.localeCompare(b.context.session.start) || a.id.localeCompare(b.id));
@@ -21,12 +27,13 @@ export function planOutcomes(plans: readonly MemoryUnit[], candidates: readonly 
   for (const plan of plans.filter((u) => u.context.planned)) {
     const speaker = plan.context.participants[0];
     if (!speaker) continue;
-    const names = new Set([plan.context.location, ...plan.context.entities.filter((e) => /^\p{Lu}/u.test(e))].filter((n): n is string => n !== null && n !== speaker).map((n) => n.toLowerCase()));
+    const names = planNames(plan);
     const words = wordsOf(plan, speaker);
     const report = reports.find((r) => {
       if (r.context.participants[0] !== speaker || r.context.session.start <= plan.context.session.start) return false;
       const theirNames = [r.context.location, ...r.context.entities].filter((n): n is string => n !== null).map((n) => n.toLowerCase());
       if (theirNames.some((n) => names.has(n))) return true;
+      if (options.namesOnly) return false;
       let shared = 0;
       if (!wordsOfReport.has(r.id)) wordsOfReport.set(r.id, wordsOf(r, speaker));
       for (const w of wordsOfReport.get(r.id)!) if (words.has(w) && ++shared >= SHARED_WORDS) return true;
@@ -35,6 +42,12 @@ export function planOutcomes(plans: readonly MemoryUnit[], candidates: readonly 
     if (report) out.set(plan.id, { toldAsDoneBy: report.id, on: report.context.session.start });
   }
   return out;
+}
+
+/** The place and the names a plan names (its speaker left out), lower-cased. */
+export function planNames(plan: MemoryUnit): Set<string> {
+  const speaker = plan.context.participants[0];
+  return new Set([plan.context.location, ...plan.context.entities.filter((e) => /^\p{Lu}/u.test(e))].filter((n): n is string => n !== null && n !== speaker).map((n) => n.toLowerCase()));
 }
 
 function wordsOf(unit: MemoryUnit, speaker: string): Set<string> {

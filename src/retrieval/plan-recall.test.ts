@@ -11,6 +11,7 @@ import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import { createHashEmbedder } from "../providers/hash-embedder.js";
 import type { SessionWithTurns } from "../model/conversation.js";
 import { renderEvidence } from "../synthesis/render-evidence.js";
+import { runRecall } from "./recall-pipeline.js";
 
 const chat = (id: string, day: string, lines: string[]): SessionWithTurns => ({
   session: { id, namespace: "trips", startTime: `${day}T10:00:00.000Z`, endTime: `${day}T10:00:00.000Z`, participants: ["Ann", "Bo"] },
@@ -33,6 +34,28 @@ test("a plan grounds forward, is marked planned, and is linked to the later turn
     const report = hits.find((h) => h.unit.provenance.turnIds[0] === "s2:1")!.unit;
     assert.equal(report.context.planned, undefined);
     assert.equal(report.planOutcome, undefined);
+  } finally {
+    await memory.close();
+  }
+});
+
+test("a plan's report outside the recall's candidates is found by the plan's names; one that names nothing of it is not", async () => {
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder() });
+  try {
+    await memory.ingest([
+      chat("s1", "2023-03-10", ["I'm going back to Tokyo in May, I can't wait!", "Bring me some matcha."]),
+      chat("s2", "2023-06-02", ["Tokyo was rainy, but we loved the food markets.", "Did you bring the matcha?"]),
+      chat("s3", "2023-07-01", ["I'm going to Kyoto in August for the festival.", "Lucky you."]),
+      chat("s4", "2023-09-01", ["The festival was loud and wonderful.", "Pictures please."]),
+    ]);
+    const deps = { store: memory.store, embedder: memory.embedder };
+    // A pool of one: the plan is the only candidate, so its report can only come from the namespace.
+    const tokyo = await runRecall(deps, { namespace: "trips", query: "going back to Tokyo in May", k: 1, pool: 1 });
+    assert.equal(tokyo.hits[0]!.unit.provenance.turnIds[0], "s1:1");
+    assert.equal(tokyo.hits[0]!.unit.planOutcome?.on, "2023-06-02T10:00:00.000Z");
+    const kyoto = await runRecall(deps, { namespace: "trips", query: "going to Kyoto in August", k: 1, pool: 1 });
+    assert.equal(kyoto.hits[0]!.unit.provenance.turnIds[0], "s3:1");
+    assert.equal(kyoto.hits[0]!.unit.planOutcome, undefined, "the report names neither Kyoto nor another name of the plan");
   } finally {
     await memory.close();
   }

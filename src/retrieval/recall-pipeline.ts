@@ -12,6 +12,7 @@ import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { reinstate, type ReinstateSignals } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
+import { findPlanReports } from "./find-plan-reports.js";
 import type { FilterNode } from "../model/memory-filter.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
@@ -116,7 +117,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  const hits = toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits);
+  const hits = await findPlanReports(deps.store, request.namespace, toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits), request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
