@@ -8,6 +8,7 @@ import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeSession } from "../testing/make-unit.js";
 import { seededRandom } from "../../util/seeded-random.js";
 import { openSqliteStore } from "./sqlite-store.js";
+import { unitFrequencies } from "./lexical-index.js";
 import { parseFilter } from "../../model/memory-filter.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-lex-"));
@@ -154,5 +155,14 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("unitFrequencies (a term's instances summed per unit)", () => {
+  it("sums content instances as 1 and cue instances as 0.5 per unit, in rowid order, skipping other columns", () => {
+    assert.deepEqual(unitFrequencies([3, 3, -3, null, 7, -9, -9, 12]), { rowids: [3, 7, 9, 12], freqs: [2.5, 1, 1, 1] });
+  });
+  it("gives the same sums when a unit's instances are not adjacent", () => {
+    assert.deepEqual(unitFrequencies([7, 3, -7, 3, null, -3]), { rowids: [3, 7], freqs: [2.5, 1.5] });
   });
 });
