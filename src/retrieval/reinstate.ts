@@ -37,7 +37,7 @@ export interface ReinstateOptions {
    * outside the pool and joins the candidates then (unitOf must know it).
    */
   validityOf?: (unitId: string) => Validity | undefined;
-  /** Every unit of the namespace that states a state: a question about a state is answered from them (unitOf must know them). */
+  /** The units of the namespace that state a state — at least every one stating the frame's stateSlot: a question about a state is answered from them (unitOf must know them). */
   stateUnits?: readonly MemoryUnit[];
   /** The caller asks for the state at this instant (ISO; needs validityOf): statements not valid then go last. */
   validAt?: string;
