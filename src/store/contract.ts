@@ -219,6 +219,16 @@ export interface MemoryStore {
    */
   scrubDeleted(options?: ScrubOptions): Promise<ScrubReport>;
 
+  /**
+   * Optional (additive to v1): a token that is the same on two calls of one handle only if
+   * nothing of the namespace was written in between — by this handle or any
+   * other process (a write elsewhere may change it too). Lets a caller keep
+   * what it derived from the whole namespace (the session list, the states)
+   * across recalls instead of reading it again each time. A dialect without
+   * it is read each time.
+   */
+  namespaceVersion?(namespace: string): Promise<string>;
+
   listNamespaces(): Promise<string[]>;
   stats(namespace?: string): Promise<StoreStats>;
   /** Earliest session start and latest session end of a namespace, or null when empty. */

@@ -21,6 +21,33 @@ runStoreContractSuite("sqlite (:memory:)", () => openSqliteStore(":memory:"));
 runStoreContractSuite("sqlite (ANN path)", () => openSqliteStore(freshPath(), { annMinUnits: 1 }));
 
 describe("sqlite store specifics", () => {
+  it("keeps a namespace's version through reads and changes it with every write, this handle's or another connection's", async () => {
+    const path = freshPath();
+    const store = await openSqliteStore(path);
+    const other = await openSqliteStore(path);
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s1 = makeSession({ id: "s1" });
+      await store.replaceSession(s1, "h1", makeRecords(s1, 3));
+      const version = await store.namespaceVersion!(s1.namespace);
+      await store.listSessions(s1.namespace);
+      await store.searchLexical(s1.namespace, ["ordinary"], 5);
+      assert.equal(await store.namespaceVersion!(s1.namespace), version, "reads leave it");
+      await store.deleteUnit(s1.namespace, `${s1.namespace}:s1-u0`);
+      const afterDelete = await store.namespaceVersion!(s1.namespace);
+      assert.notEqual(afterDelete, version, "this handle's delete");
+      const s2 = makeSession({ id: "s2", startTime: "2023-05-09T13:00:00Z" });
+      await other.replaceSession(s2, "h2", makeRecords(s2, 2));
+      const afterOther = await store.namespaceVersion!(s1.namespace);
+      assert.notEqual(afterOther, afterDelete, "another connection's write");
+      await store.replaceSession(s2, "h2b", makeRecords(s2, 1), { expectedHash: "h2" });
+      assert.notEqual(await store.namespaceVersion!(s1.namespace), afterOther, "this handle's replace");
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   it("migrates a version-1 file: its units read as before, with the session row's span", async () => {
     const path = freshPath();
     const db = new Database(path);
