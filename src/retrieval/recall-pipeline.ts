@@ -112,10 +112,11 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     nextUnitOf: (id) => answers.get(id)?.id,
     ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
     // A filter restricts what may be returned; the state index was not checked against it.
-    // Read only by a question about a state's value: the statements of its slots (of every state when
-    // contexts are overridden, since an override may give a unit another's states).
+    // Read only by a question about a state's value: the statements of its slots, as stored (only ids and
+    // states are read); every state, through the override, when contexts are overridden (an override may
+    // give a unit another's states).
     ...(stateIndex && frame?.stateSlot
-      ? { stateUnits: (request.contextOverride ? [...stateIndex.values()] : unitsStatingSlots(stateIndex, frame.stateSlot.slots)).map((u) => lookUp(u.id)!) }
+      ? { stateUnits: request.contextOverride ? [...stateIndex.values()].map((u) => lookUp(u.id)!) : unitsStatingSlots(stateIndex, frame.stateSlot.slots) }
       : {}),
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
@@ -125,7 +126,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
-/** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */
+/** For each candidate that asks a question, the unit that follows it in its session (the store's nextUnits, or the session as listed in order). */
 async function answersToQuestions(
   store: MemoryStore,
   namespace: string,
@@ -134,6 +135,11 @@ async function answersToQuestions(
   where?: FilterNode,
 ): Promise<Map<string, MemoryUnit>> {
   const questions = candidates.filter(asksQuestion);
+  if (store.nextUnits && !where) {
+    // The store finds each answer itself (a filter is applied by listing the session, below).
+    const following = await store.nextUnits(namespace, questions.map((q) => q.id));
+    return new Map(questions.flatMap((q) => (following.has(q.id) ? [[q.id, withContext(following.get(q.id)!)] as const] : [])));
+  }
   const sessions = [...new Set(questions.map((u) => u.provenance.sessionId))];
   const listed = await Promise.all(sessions.map((sessionId) => store.listUnits(namespace, { sessionId, ...(where ? { where } : {}) })));
   const next = new Map<string, MemoryUnit>();

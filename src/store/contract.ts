@@ -179,6 +179,14 @@ export interface MemoryStore {
    * unit that follows it.
    */
   listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
+  /**
+   * Optional (additive to v1): for each of `unitIds`, the unit that follows
+   * it in its session (the next one in listUnits' order for the session), by
+   * the id it follows; an id that is last in its session, unknown or of
+   * another namespace is left out. Recall reads a question's answer as the
+   * unit after it; without this method it lists the question's session.
+   */
+  nextUnits?(namespace: string, unitIds: readonly string[]): Promise<Map<string, MemoryUnit>>;
   /** The turn ids a session's units cover, in conversation order (an append checks new ids against them without reading the units). */
   listTurnIds(namespace: string, sessionId: string): Promise<string[]>;
   /** How many units listUnits would return for the filter without limit and offset. */

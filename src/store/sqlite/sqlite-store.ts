@@ -608,6 +608,20 @@ class SqliteStore implements MemoryStore {
     return rows.map(toUnit);
   }
 
+  /** One statement for all of them, through units_ns_session: not every unit of each question's session read and parsed. */
+  async nextUnits(namespace: string, unitIds: readonly string[]): Promise<Map<string, MemoryUnit>> {
+    this.assertOpen();
+    if (!unitIds.length) return new Map();
+    const rows = this.stmt(
+      `SELECT q.id AS after, ${UNIT_COLUMNS} FROM json_each(?) j
+       CROSS JOIN units q ON q.namespace = ? AND q.id = j.value
+       JOIN units u INDEXED BY units_ns_session ON u.namespace = q.namespace AND u.session_id = q.session_id
+         AND u.seq = (SELECT min(n.seq) FROM units n INDEXED BY units_ns_session WHERE n.namespace = q.namespace AND n.session_id = q.session_id AND n.seq > q.seq)
+       JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id`,
+    ).all(JSON.stringify(unitIds), namespace) as Array<UnitRow & { after: string }>;
+    return new Map(rows.map((r) => [r.after, toUnit(r)]));
+  }
+
   async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
     this.assertOpen();
     return this.stmt(
