@@ -1,6 +1,5 @@
 import type { Embedder } from "../providers/embedder.js";
-import type { MemoryStore, StoredSession } from "../store/contract.js";
-import { namespaceValidity } from "../anchoring/namespace-validity.js";
+import type { MemoryStore } from "../store/contract.js";
 import type { RecallHit } from "../model/recall.js";
 import type { EpisodicContext, MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, withoutConditions, type FrameConditionName, type RecallFrame } from "../model/recall-frame.js";
@@ -13,6 +12,8 @@ import { reinstate, type ReinstateSignals } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
+import { unitsStatingSlots } from "./units-stating-slots.js";
+import { namespaceSnapshot } from "./namespace-snapshot.js";
 import type { FilterNode } from "../model/memory-filter.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
@@ -84,14 +85,14 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
   // The roles the candidates' turns carry ground a role condition: none between people.
   const knownRoles = [...new Set(units.flatMap((u) => (u.context.role ? [u.context.role] : [])))];
-  const sessions = switches.frame ? await deps.store.listSessions(request.namespace) : [];
-  const induced = switches.frame ? await induceFor(deps, request, knownRoles, sessions) : null;
+  const snapshot = switches.frame ? await namespaceSnapshot(deps.store, request.namespace) : null;
+  const induced = snapshot ? await induceFor(deps, request, knownRoles, snapshot.knownPeople) : null;
   const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext, request.where) : new Map<string, MemoryUnit>();
   // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
   const wantsValidity = switches.contextRanking && (request.validAt !== undefined || (frame !== null && (Boolean(frame.currentState) || isReliable(frame.time))));
-  const states = wantsValidity ? await namespaceValidity(deps.store, request.namespace, sessions) : null;
+  const states = wantsValidity ? await (snapshot ?? (await namespaceSnapshot(deps.store, request.namespace))).validity() : null;
   const poolUnits = [...units, ...answers.values()];
   const unitOf = new Map(poolUnits.map((u) => [u.id, u]));
   // Successors and the state index may sit outside the pool: they are looked up there (not copied: a
@@ -112,8 +113,12 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     nextUnitOf: (id) => answers.get(id)?.id,
     ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
     // A filter restricts what may be returned; the state index was not checked against it.
-    // Read only by a question about a state's value.
-    ...(stateIndex && frame?.stateSlot ? { stateUnits: [...stateIndex.values()].map((u) => lookUp(u.id)!) } : {}),
+    // Read only by a question about a state's value: the statements of its slots, as stored (only ids and
+    // states are read); every state, through the override, when contexts are overridden (an override may
+    // give a unit another's states).
+    ...(stateIndex && frame?.stateSlot
+      ? { stateUnits: request.contextOverride ? [...stateIndex.values()].map((u) => lookUp(u.id)!) : unitsStatingSlots(stateIndex, frame.stateSlot.slots) }
+      : {}),
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
@@ -122,7 +127,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
-/** For each candidate that asks a question, the unit that follows it in its session (stores list a session's units in order). */
+/** For each candidate that asks a question, the unit that follows it in its session (the store's nextUnits, or the session as listed in order). */
 async function answersToQuestions(
   store: MemoryStore,
   namespace: string,
@@ -131,6 +136,11 @@ async function answersToQuestions(
   where?: FilterNode,
 ): Promise<Map<string, MemoryUnit>> {
   const questions = candidates.filter(asksQuestion);
+  if (store.nextUnits && !where) {
+    // The store finds each answer itself (a filter is applied by listing the session, below).
+    const following = await store.nextUnits(namespace, questions.map((q) => q.id));
+    return new Map(questions.flatMap((q) => (following.has(q.id) ? [[q.id, withContext(following.get(q.id)!)] as const] : [])));
+  }
   const sessions = [...new Set(questions.map((u) => u.provenance.sessionId))];
   const listed = await Promise.all(sessions.map((sessionId) => store.listUnits(namespace, { sessionId, ...(where ? { where } : {}) })));
   const next = new Map<string, MemoryUnit>();
@@ -142,13 +152,13 @@ async function induceFor(
   deps: { store: MemoryStore; embedder: Embedder },
   request: RecallRequest,
   knownRoles: string[],
-  sessions: readonly StoredSession[],
+  knownPeople: readonly string[],
 ): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
   const history = await deps.store.historyRange(request.namespace);
-  const knownPeople = [...new Set(sessions.flatMap((s) => s.participants))];
   const frame = await induceFrame(request.query, {
     history,
-    knownPeople,
+    // A copy: the snapshot's list serves every recall of the namespace.
+    knownPeople: [...knownPeople],
     knownRoles,
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),

@@ -38,7 +38,7 @@ export interface ReinstateOptions {
    * outside the pool and joins the candidates then (unitOf must know it).
    */
   validityOf?: (unitId: string) => Validity | undefined;
-  /** Every unit of the namespace that states a state: a question about a state is answered from them (unitOf must know them). */
+  /** The units of the namespace that state a state — at least every one stating the frame's stateSlot: a question about a state is answered from them (unitOf must know them). */
   stateUnits?: readonly MemoryUnit[];
   /** The caller asks for the state at this instant (ISO; needs validityOf): statements not valid then go last. */
   validAt?: string;
@@ -534,11 +534,18 @@ function stateAnswers(
   const atInstant = validAt ? { relation: "during" as const, window: { start: validAt, end: new Date(Date.parse(validAt) + 1).toISOString() } } : null;
   const window = isReliable(frame.time) && !frame.currentState ? frame.time : atInstant;
   if (!frame.currentState && !window) return [];
-  const about = (subject: string) => people.length === 0 || people.some((p) => p === subject.toLowerCase() || p.split(/\s+/)[0] === subject.toLowerCase().split(/\s+/)[0]);
+  // Read once per recall, not per statement: a slot can have thousands of statements at 100k units.
+  const firstNames = people.map((p) => p.split(/\s+/)[0]);
+  const about = (subject: string) => {
+    if (people.length === 0) return true;
+    const name = subject.toLowerCase();
+    const first = name.split(/\s+/)[0];
+    return people.some((p, i) => p === name || firstNames[i] === first);
+  };
+  const start = window ? Date.parse(window.window.start) : 0;
+  const end = window ? Date.parse(window.window.end) : 0;
   const validAtAskedTime = (v: Validity) => {
     if (!window) return v.supersededBy === null;
-    const start = Date.parse(window.window.start);
-    const end = Date.parse(window.window.end);
     const { from, to } = validSpan(v);
     switch (window.relation) {
       case "before":

@@ -179,6 +179,14 @@ export interface MemoryStore {
    * unit that follows it.
    */
   listUnits(namespace: string, filter?: UnitFilter): Promise<MemoryUnit[]>;
+  /**
+   * Optional (additive to v1): for each of `unitIds`, the unit that follows
+   * it in its session (the next one in listUnits' order for the session), by
+   * the id it follows; an id that is last in its session, unknown or of
+   * another namespace is left out. Recall reads a question's answer as the
+   * unit after it; without this method it lists the question's session.
+   */
+  nextUnits?(namespace: string, unitIds: readonly string[]): Promise<Map<string, MemoryUnit>>;
   /** The turn ids a session's units cover, in conversation order (an append checks new ids against them without reading the units). */
   listTurnIds(namespace: string, sessionId: string): Promise<string[]>;
   /** How many units listUnits would return for the filter without limit and offset. */
@@ -218,6 +226,16 @@ export interface MemoryStore {
    * an exclusive lock) takes them out of the table files.
    */
   scrubDeleted(options?: ScrubOptions): Promise<ScrubReport>;
+
+  /**
+   * Optional (additive to v1): a token that is the same on two calls of one handle only if
+   * nothing of the namespace was written in between — by this handle or any
+   * other process (a write elsewhere may change it too). Lets a caller keep
+   * what it derived from the whole namespace (the session list, the states)
+   * across recalls instead of reading it again each time. A dialect without
+   * it is read each time.
+   */
+  namespaceVersion?(namespace: string): Promise<string>;
 
   listNamespaces(): Promise<string[]>;
   stats(namespace?: string): Promise<StoreStats>;

@@ -8,6 +8,7 @@ import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeSession } from "../testing/make-unit.js";
 import { seededRandom } from "../../util/seeded-random.js";
 import { openSqliteStore } from "./sqlite-store.js";
+import { unitFrequencies } from "./lexical-index.js";
 import { parseFilter } from "../../model/memory-filter.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-lex-"));
@@ -27,13 +28,14 @@ function records(s: Session, count: number, from = 0): UnitRecord[] {
   );
 }
 
-async function filledStore(path: string, annMinUnits: number): Promise<MemoryStore> {
+async function filledStore(path: string, annMinUnits: number, { otherNamespace = true } = {}): Promise<MemoryStore> {
   const store = await openSqliteStore(path, { annMinUnits });
   await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
   for (let i = 0; i < 5; i++) {
     const s = makeSession({ id: `s${i}`, startTime: `2023-05-0${i + 1}T10:00:00Z` });
     await store.replaceSession(s, `h${i}`, records(s, 40));
   }
+  if (!otherNamespace) return store;
   const other = makeSession({ namespace: "ns-b", id: "b0" });
   await store.replaceSession(other, "hb", records(other, 30));
   return store;
@@ -62,17 +64,19 @@ async function ftsAnswer(path: string, namespace: string, terms: readonly string
 }
 
 async function assertRanksAsFts(store: MemoryStore, path: string, namespace = "ns-a"): Promise<void> {
-  for (const terms of QUERIES) {
-    for (const k of [5, 100]) {
-      const got = await store.searchLexical(namespace, terms, k);
-      const want = await ftsAnswer(path, namespace, terms, k);
-      assert.deepEqual(
-        got.map((h) => [h.id, h.rank]),
-        want.map((h) => [h.id, h.rank]),
-        `${terms.join(" ")} (k ${k})`,
-      );
-      got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i]!.score) < 1e-9, `${terms.join(" ")}: score of ${h.id}`));
-    }
+  for (const terms of QUERIES) await assertSameAsFts(store, path, terms, namespace);
+}
+
+async function assertSameAsFts(store: MemoryStore, path: string, terms: readonly string[], namespace = "ns-a"): Promise<void> {
+  for (const k of [5, 100]) {
+    const got = await store.searchLexical(namespace, terms, k);
+    const want = await ftsAnswer(path, namespace, terms, k);
+    assert.deepEqual(
+      got.map((h) => [h.id, h.rank]),
+      want.map((h) => [h.id, h.rank]),
+      `${terms.join(" ")} (k ${k})`,
+    );
+    got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i]!.score) < 1e-9, `${terms.join(" ")}: score of ${h.id}`));
   }
 }
 
@@ -141,6 +145,23 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
     }
   });
 
+  it("counts a term's units anew after a delete: a search repeated before and after one is FTS5's each time", async () => {
+    const path = freshPath();
+    // One namespace in the file: its postings then stay loaded through the delete (another namespace's would have them read again).
+    const store = await filledStore(path, 1, { otherNamespace: false });
+    try {
+      for (const terms of [["glacier"], ["glacier", "poem"]]) {
+        await assertSameAsFts(store, path, terms);
+        await assertSameAsFts(store, path, terms);
+        const [hit] = await store.searchLexical("ns-a", terms, 1);
+        assert.equal(await store.deleteUnit("ns-a", hit!.id), true);
+        await assertSameAsFts(store, path, terms);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it("forgets with the namespace: a forgotten and re-ingested namespace is ranked from its new units", async () => {
     const path = freshPath();
     const store = await filledStore(path, 1);
@@ -154,5 +175,14 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("unitFrequencies (a term's instances summed per unit)", () => {
+  it("sums content instances as 1 and cue instances as 0.5 per unit, in rowid order, skipping other columns", () => {
+    assert.deepEqual(unitFrequencies([3, 3, -3, null, 7, -9, -9, 12]), { rowids: [3, 7, 9, 12], freqs: [2.5, 1, 1, 1] });
+  });
+  it("gives the same sums when a unit's instances are not adjacent", () => {
+    assert.deepEqual(unitFrequencies([7, 3, -7, 3, null, -3]), { rowids: [3, 7], freqs: [2.5, 1.5] });
   });
 });

@@ -22,6 +22,8 @@ interface Postings {
   /** Units of other namespaces holding the term (FTS5's document count is the file's), as of `outsideAt`. */
   outside: number;
   outsideAt: string;
+  /** How many of `slots` are alive, as of the index's seq then (alive flags change only when the index catches up to a new seq). */
+  live?: { seq: number; count: number };
 }
 
 interface LoadedLexicalIndex {
@@ -37,6 +39,8 @@ interface LoadedLexicalIndex {
   /** Slots added or dead since the build. */
   changes: number;
   built: number;
+  /** A search's per-slot scores and marks, zeroed again after each search: not ~1 MB allocated (and collected) per search at 100k units. */
+  scratch: { scores: Float64Array; seen: Uint8Array };
 }
 
 /** A query term as its FTS5 token; `prunable`: may be left out when it is in half of the file's units. */
@@ -147,15 +151,19 @@ export class SqliteLexicalIndexes {
     const fileAt = `${rows}:${tokens}:${Number(this.db.prepare("SELECT coalesce(max(seq), 0) FROM vec_log").pluck().get())}`;
     const alone = rows === entry.live;
     const slots = entry.rowids.length;
-    const scores = new Float64Array(slots);
+    if (entry.scratch.scores.length < slots) entry.scratch = { scores: new Float64Array(Math.ceil(slots * 1.25)), seen: new Uint8Array(Math.ceil(slots * 1.25)) };
+    const { scores, seen } = entry.scratch;
     const touched: number[] = [];
-    const seen = new Uint8Array(slots);
     const { alive, lengths } = entry;
     const read = phrases.map(({ token, phrase, prunable }) => {
       if (phrase !== undefined) return { phrase, common: false };
       const p = this.postings(namespace, entry, token, alone ? null : fileAt);
-      let hits = alone ? 0 : p.outside;
-      for (const slot of p.slots) hits += alive[slot]!;
+      if (p.live?.seq !== entry.seq) {
+        let count = 0;
+        for (const slot of p.slots) count += alive[slot]!;
+        p.live = { seq: entry.seq, count };
+      }
+      const hits = (alone ? 0 : p.outside) + p.live.count;
       return { p, hits, common: prunable && 2 * hits >= rows };
     });
     // Terms in half of the file's units or more are left out (the store's informativeTerms, with the exact count): bm25 weighs them 1e-6. All that common: the query stays whole.
@@ -166,32 +174,40 @@ export class SqliteLexicalIndexes {
         touched.push(slot);
       }
     };
-    for (const r of kept) {
-      if (r.phrase !== undefined) {
-        // bm25() of a query of this one phrase is its term of the sum: the same idf (counted over the file), row length and average.
-        const rowsOf = this.db.prepare(`SELECT rowid, bm25(fts, 1.0, ${CUE_WEIGHT}, 0.0, 0.0) FROM fts WHERE fts MATCH ?`).raw().all(`{content cue} : ${r.phrase}`) as Array<[number, number]>;
-        for (const [rowid, b] of rowsOf) {
-          const slot = entry.slotOf.get(rowid);
-          if (slot === undefined || !alive[slot]) continue;
-          scores[slot]! += -b;
+    // The scratch is zeroed again whatever happens, or the next search would add to this one's sums.
+    try {
+      for (const r of kept) {
+        if (r.phrase !== undefined) {
+          // bm25() of a query of this one phrase is its term of the sum: the same idf (counted over the file), row length and average.
+          const rowsOf = this.db.prepare(`SELECT rowid, bm25(fts, 1.0, ${CUE_WEIGHT}, 0.0, 0.0) FROM fts WHERE fts MATCH ?`).raw().all(`{content cue} : ${r.phrase}`) as Array<[number, number]>;
+          for (const [rowid, b] of rowsOf) {
+            const slot = entry.slotOf.get(rowid);
+            if (slot === undefined || !alive[slot]) continue;
+            scores[slot]! += -b;
+            mark(slot);
+          }
+          continue;
+        }
+        const { p, hits } = r;
+        let idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
+        if (idf <= 0.0) idf = 1e-6;
+        for (let i = 0; i < p.slots.length; i++) {
+          const slot = p.slots[i]!;
+          if (!alive[slot]) continue;
+          const f = p.freqs[i]!;
+          const d = lengths[slot]!;
+          // The expression as fts5_aux.c writes it, so the sums round the same way.
+          scores[slot]! += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
           mark(slot);
         }
-        continue;
       }
-      const { p, hits } = r;
-      let idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
-      if (idf <= 0.0) idf = 1e-6;
-      for (let i = 0; i < p.slots.length; i++) {
-        const slot = p.slots[i]!;
-        if (!alive[slot]) continue;
-        const f = p.freqs[i]!;
-        const d = lengths[slot]!;
-        // The expression as fts5_aux.c writes it, so the sums round the same way.
-        scores[slot]! += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
-        mark(slot);
+      return topK(touched, scores, entry.rowids, limit);
+    } finally {
+      for (const slot of touched) {
+        scores[slot] = 0;
+        seen[slot] = 0;
       }
     }
-    return topK(touched, scores, entry.rowids, limit);
   }
 
   /** The term's postings in the namespace, read from the fts table's instances on first use; `fileAt` null: the namespace is the whole file. */
@@ -199,23 +215,23 @@ export class SqliteLexicalIndexes {
     let p = entry.terms.get(token);
     if (p && (fileAt === null || p.outsideAt === fileAt)) return p;
     this.prepare();
-    // One row per unit holding the token in content or cue: "rowid:freq", joined by SQLite (a row per unit through the driver costs more than the rest).
-    const list = (this.db
-      .prepare(
-        `SELECT group_concat(doc || ':' || f, ',') FROM (
-           SELECT doc, sum(CASE col WHEN 'content' THEN 1.0 ELSE ${CUE_WEIGHT} END) AS f FROM temp.fts_instances
-           WHERE term = ? AND col IN ('content', 'cue') GROUP BY doc)`,
-      )
-      .pluck()
-      .get(token) as string | null) ?? "";
+    // Every instance of the token as one JSON array aggregated by SQLite (a row per instance through the driver
+    // costs more than the rest), summed per unit by unitFrequencies: grouping by unit in SQL (GROUP BY doc into a
+    // "rowid:freq" string) cost 3–4× as much at 100k units.
+    const instances = JSON.parse(
+      this.db
+        .prepare(`SELECT json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc END) FROM temp.fts_instances WHERE term = ?`)
+        .pluck()
+        .get(token) as string,
+    ) as Array<number | null>;
     const fresh: Postings = { slots: [], freqs: [], outside: 0, outsideAt: fileAt ?? "" };
-    for (const item of list ? list.split(",") : []) {
-      const colon = item.indexOf(":");
-      const slot = entry.slotOf.get(Number(item.slice(0, colon)));
+    const { rowids, freqs } = unitFrequencies(instances);
+    for (let i = 0; i < rowids.length; i++) {
+      const slot = entry.slotOf.get(rowids[i]!);
       if (slot === undefined) fresh.outside++;
       else {
         fresh.slots.push(slot);
-        fresh.freqs.push(Number(item.slice(colon + 1)));
+        fresh.freqs.push(freqs[i]!);
       }
     }
     entry.terms.set(token, fresh);
@@ -331,8 +347,42 @@ export class SqliteLexicalIndexes {
   }
 }
 
+/**
+ * An instance list as postings-to-be: each unit's rowid once, with its bm25
+ * frequency (content instances + CUE_WEIGHT × cue instances; the same sums
+ * SQL's GROUP BY made, exact in doubles). An instance is the unit's rowid
+ * for one in content, minus it for one in cue (rowids are positive), null
+ * in another column. FTS5 hands them out in doclist order (by rowid), so a
+ * unit's instances are adjacent; should they not be, they are summed by unit
+ * all the same, in rowid order.
+ */
+export function unitFrequencies(instances: ReadonlyArray<number | null>): { rowids: number[]; freqs: number[] } {
+  const rowids: number[] = [];
+  const freqs: number[] = [];
+  let last = 0;
+  for (const signed of instances) {
+    if (signed === null) continue;
+    const rowid = Math.abs(signed);
+    const weight = signed > 0 ? 1.0 : CUE_WEIGHT;
+    if (rowid === last) freqs[freqs.length - 1]! += weight;
+    else if (rowid > last) {
+      rowids.push(rowid);
+      freqs.push(weight);
+      last = rowid;
+    } else return unitFrequenciesUnordered(instances);
+  }
+  return { rowids, freqs };
+}
+
+function unitFrequenciesUnordered(instances: ReadonlyArray<number | null>): { rowids: number[]; freqs: number[] } {
+  const freqOf = new Map<number, number>();
+  for (const signed of instances) if (signed !== null) freqOf.set(Math.abs(signed), (freqOf.get(Math.abs(signed)) ?? 0) + (signed > 0 ? 1.0 : CUE_WEIGHT));
+  const sorted = [...freqOf].sort((a, b) => a[0] - b[0]);
+  return { rowids: sorted.map(([rowid]) => rowid), freqs: sorted.map(([, f]) => f) };
+}
+
 function emptyIndex(seq: number): LoadedLexicalIndex {
-  return { seq, rowids: [], lengths: [], alive: new Uint8Array(1024), slotOf: new Map(), live: 0, terms: new Map(), changes: 0, built: 0 };
+  return { seq, rowids: [], lengths: [], alive: new Uint8Array(1024), slotOf: new Map(), live: 0, terms: new Map(), changes: 0, built: 0, scratch: { scores: new Float64Array(0), seen: new Uint8Array(0) } };
 }
 
 function addSlot(entry: LoadedLexicalIndex, rowid: number, length: number): number {

@@ -98,6 +98,8 @@ const BM25 = "bm25(fts, 1.0, 0.5, 0.0, 0.0)";
 
 /** What listSessions and historyRange read, kept per namespace until a write. */
 interface NamespaceCache {
+  /** Which entry this is, never reused by the handle: the namespace's version (namespaceVersion). */
+  generation: number;
   sessions?: StoredSession[];
   range?: { start: string; end: string } | null;
   units?: number;
@@ -123,6 +125,8 @@ class SqliteStore implements MemoryStore {
   private cachedAt = -1;
   /** The file's unit count and terms' document counts (FTS5's own statistics, for bm25's idf), cleared with `cached`. */
   private termStats: { rows?: number; docs: Map<string, number> } = { docs: new Map() };
+  /** The last NamespaceCache generation handed out. */
+  private generations = 0;
 
   private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number) {
     this.db = db;
@@ -248,8 +252,19 @@ class SqliteStore implements MemoryStore {
       this.cachedAt = version;
     }
     let entry = this.cached.get(namespace);
-    if (!entry) this.cached.set(namespace, (entry = {}));
+    if (!entry) this.cached.set(namespace, (entry = { generation: ++this.generations }));
     return entry;
+  }
+
+  /**
+   * The generation of the namespace's cache entry: every write drops the
+   * entry (this handle's through forget(), another process's through
+   * data_version), so a new one — with a new number — stands for a
+   * namespace that may have changed.
+   */
+  async namespaceVersion(namespace: string): Promise<string> {
+    this.assertOpen();
+    return String(this.cacheOf(namespace).generation);
   }
 
   /** Called inside every write: the caches of the namespace (all of them when it is not known) are dropped. */
@@ -591,6 +606,20 @@ class SqliteStore implements MemoryStore {
        ORDER BY ${order} LIMIT ? OFFSET ?`,
     ).all(...params) as UnitRow[];
     return rows.map(toUnit);
+  }
+
+  /** One statement for all of them, through units_ns_session: not every unit of each question's session read and parsed. */
+  async nextUnits(namespace: string, unitIds: readonly string[]): Promise<Map<string, MemoryUnit>> {
+    this.assertOpen();
+    if (!unitIds.length) return new Map();
+    const rows = this.stmt(
+      `SELECT q.id AS after, ${UNIT_COLUMNS} FROM json_each(?) j
+       CROSS JOIN units q ON q.namespace = ? AND q.id = j.value
+       JOIN units u INDEXED BY units_ns_session ON u.namespace = q.namespace AND u.session_id = q.session_id
+         AND u.seq = (SELECT min(n.seq) FROM units n INDEXED BY units_ns_session WHERE n.namespace = q.namespace AND n.session_id = q.session_id AND n.seq > q.seq)
+       JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id`,
+    ).all(JSON.stringify(unitIds), namespace) as Array<UnitRow & { after: string }>;
+    return new Map(rows.map((r) => [r.after, toUnit(r)]));
   }
 
   async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
