@@ -20,6 +20,11 @@ const isCode = (code: string) => (e: unknown) => {
   return true;
 };
 
+/** Undoes migration 7: the postings' foreign key back, the units delete trigger gone. */
+const BACK_TO_SCHEMA_6 = `DROP TRIGGER units_postings_delete ON units; DROP FUNCTION ramem_postings_remove();
+  ALTER TABLE unit_terms ADD CONSTRAINT unit_terms_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
+  UPDATE meta SET value = '6' WHERE key = 'schema_version'`;
+
 describeWithPostgres("postgres store", (url) => {
   const fresh = (o: PostgresStoreOptions = {}) => openPostgresStore(url, { schema: uniqueSchema(), dropSchemaOnClose: true, maxConnections: 2, ...o });
 
@@ -273,6 +278,38 @@ describeWithPostgres("postgres store", (url) => {
     );
   });
 
+  it("drops the HNSW index for a bulk load and builds it again in one go; dense search stays complete (exact) meanwhile", async () => {
+    const schema = uniqueSchema();
+    const store = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2, exactSearchMaxUnits: 0 });
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    const index = async () => (await raw.query<{ valid: boolean }>("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass('unit_vectors_hnsw')")).rows[0]?.valid;
+    try {
+      assert.equal((await store.rebuildDenseIndex()).action, "none", "no embedder bound: no vectors, no index");
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      assert.equal(await index(), true);
+      assert.equal(await store.dropDenseIndex(), true);
+      assert.equal(await index(), undefined);
+      assert.equal(await store.dropDenseIndex(), false);
+      const s = makeSession();
+      const records = makeRecords(s, 40);
+      await store.replaceSession(s, "h", records);
+      const q = seededVector("query");
+      const exact = records.map((r) => ({ id: r.unit.id, score: cosine(q, r.embedding) })).sort((a, b) => b.score - a.score).slice(0, 10).map((h) => h.id);
+      assert.deepEqual((await store.searchDense("ns-a", q, 10)).map((h) => h.id), exact, "without the index the scan is exact");
+      const created = await store.rebuildDenseIndex({ maintenanceWorkMem: "64MB" });
+      assert.equal(created.action, "created");
+      assert.equal(created.vectors, 40);
+      assert.equal(await index(), true);
+      assert.equal((await store.rebuildDenseIndex()).action, "rebuilt");
+      assert.equal(await index(), true);
+      assert.equal((await store.searchDense("ns-a", q, 10)).length, 10);
+    } finally {
+      await raw.end();
+      await store.close();
+    }
+  });
+
   /** Closes handles sharing one schema (not dropping it on close), drops the schema, then closes the last. */
   async function closeAndDrop(handles: MemoryStore[], schema: string): Promise<void> {
     for (const h of handles.slice(1)) await h.close();
@@ -386,6 +423,11 @@ describeWithPostgres("postgres store", (url) => {
       assert.equal(terms.rows[0]!.n, "0", "namespace_terms differs from the postings");
       const lengths = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p JOIN units u ON u.namespace = p.namespace AND u.id = p.unit_id WHERE p.doc_len <> u.doc_len");
       assert.equal(lengths.rows[0]!.n, "0", "a posting's doc_len differs from its unit's");
+      // Schema 7: no foreign key; the units delete trigger removes a unit's postings, and every unit has its own.
+      const orphans = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)");
+      assert.equal(orphans.rows[0]!.n, "0", "postings outlived their unit");
+      const bare = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM units u WHERE u.doc_len > 0 AND NOT EXISTS (SELECT 1 FROM unit_terms p WHERE p.namespace = u.namespace AND p.unit_id = u.id)");
+      assert.equal(bare.rows[0]!.n, "0", "a unit without postings");
     };
     try {
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
@@ -437,6 +479,36 @@ describeWithPostgres("postgres store", (url) => {
     });
   });
 
+  it("migrates a schema-6 store (postings with a foreign key): the key goes, a deleted unit's postings still go with it", async () => {
+    const schema = uniqueSchema();
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    try {
+      const store = await openPostgresStore(url, { schema, maxConnections: 2 });
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s = makeSession();
+      await store.replaceSession(s, "h", makeRecords(s, 4));
+      await store.close();
+      await raw.query(BACK_TO_SCHEMA_6);
+      const keys = () => raw.query("SELECT 1 FROM pg_constraint WHERE conrelid = 'unit_terms'::regclass AND contype = 'f'");
+      assert.equal((await keys()).rowCount, 1);
+      const again = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
+      try {
+        assert.equal((await keys()).rowCount, 0);
+        const [first] = await again.listUnits("ns-a");
+        await again.deleteUnit("ns-a", first!.id);
+        await again.replaceSession(s, "h2", makeRecords(s, 2));
+        const orphans = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)");
+        assert.equal(orphans.rows[0]!.n, "0");
+        assert.equal((await again.searchLexical("ns-a", ["ordinary"], 10)).length, 2);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await raw.end();
+    }
+  });
+
   it("migrates a schema-5 store (no doc_len in postings, no namespace_terms): same lexical results after as before", async () => {
     const schema = uniqueSchema();
     const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
@@ -449,6 +521,7 @@ describeWithPostgres("postgres store", (url) => {
       const before = await store.searchLexical("ns-a", ["pottery", "lake", "day"], 20);
       await store.close();
       // Back to schema 5 as it was.
+      await raw.query(BACK_TO_SCHEMA_6);
       await raw.query(`DROP TRIGGER unit_terms_docs_insert ON unit_terms; DROP TRIGGER unit_terms_docs_delete ON unit_terms;
         DROP FUNCTION ramem_terms_add(); DROP FUNCTION ramem_terms_remove(); DROP TABLE namespace_terms;
         ALTER TABLE unit_terms DROP COLUMN doc_len; UPDATE meta SET value = '5' WHERE key = 'schema_version'`);

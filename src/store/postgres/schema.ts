@@ -1,20 +1,25 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
+import { HNSW_INDEX_DEFINITION } from "./dense-index.js";
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
- * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
- * is content, anything else the cue), with each unit's doc_len (schema 6).
- * Used by replaceSession, appendUnits and updateUnits.
+ * Fills unit_terms from the `lexemes` of the rows `$UNITS u` holds (the units
+ * table, or the RETURNING rows of a units INSERT in the same statement) that
+ * `$WHERE` selects: weight A is content, anything else the cue, each posting
+ * with its unit's doc_len (schema 6). Used by replaceSession, appendUnits and
+ * updateUnits.
  */
-export const POSTINGS_SELECT = `
+export function postingsInsert(units: string, where: string): string {
+  return `
   INSERT INTO unit_terms (namespace, lexeme, unit_id, tf_content, tf_cue, doc_len)
   SELECT u.namespace, x.lexeme, u.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w <> 'A'), u.doc_len
-  FROM units u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
-  WHERE $WHERE
+  FROM ${units} u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
+  WHERE ${where}
   GROUP BY u.namespace, x.lexeme, u.id, u.doc_len`;
+}
 
 /** Migration 3's postings, as they were written before schema 6 (no doc_len column yet). */
 const POSTINGS_SELECT_V3 = `
@@ -219,6 +224,28 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER unit_terms_docs_insert AFTER INSERT ON unit_terms REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_add();
   CREATE TRIGGER unit_terms_docs_delete AFTER DELETE ON unit_terms REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_remove();
   `,
+  // 7: postings without a foreign key. The key's check ran once per posting
+  // (~19 per unit) and was most of a session write's time: 40-58 ms of a
+  // 20-unit session's ~100 ms in a new schema (its cached plan scans units).
+  // Postings are only ever written from units rows by the same statement or
+  // transaction, so the check never fails; what the key's cascade did, one
+  // statement-level trigger on units does: a deleted unit's postings go with
+  // it, by the (namespace, unit_id) index, in one DELETE per namespace (and
+  // the namespace_terms trigger sees those deletes as it saw the cascade's).
+  `
+  ALTER TABLE unit_terms DROP CONSTRAINT unit_terms_namespace_unit_id_fkey;
+  CREATE FUNCTION ramem_postings_remove() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  DECLARE
+    ns text;
+    ids text[];
+  BEGIN
+    FOR ns, ids IN SELECT namespace, array_agg(id) FROM removed GROUP BY namespace LOOP
+      DELETE FROM unit_terms WHERE namespace = ns AND unit_id = ANY(ids);
+    END LOOP;
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER units_postings_delete AFTER DELETE ON units REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_postings_remove();
+  `,
 ];
 
 /** pgvector's HNSW index takes at most this many dimensions for type vector. */
@@ -313,6 +340,6 @@ export function vectorTableDdl(dims: number): string {
       PRIMARY KEY (namespace, unit_id),
       FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
     );`;
-  const index = dims <= HNSW_MAX_DIMS ? "CREATE INDEX unit_vectors_hnsw ON unit_vectors USING hnsw (embedding vector_cosine_ops);" : "";
+  const index = dims <= HNSW_MAX_DIMS ? `CREATE INDEX ${HNSW_INDEX_DEFINITION};` : "";
   return table + index;
 }
