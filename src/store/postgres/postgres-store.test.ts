@@ -20,9 +20,10 @@ const isCode = (code: string) => (e: unknown) => {
   return true;
 };
 
-/** Undoes migration 7: the postings' foreign key back, the units delete trigger gone. */
-const BACK_TO_SCHEMA_6 = `DROP TRIGGER units_postings_delete ON units; DROP FUNCTION ramem_postings_remove();
+/** Undoes migration 7: the postings' and vectors' foreign keys back, the units delete trigger gone. */
+const BACK_TO_SCHEMA_6 = `DROP TRIGGER units_rows_delete ON units; DROP FUNCTION ramem_unit_rows_remove();
   ALTER TABLE unit_terms ADD CONSTRAINT unit_terms_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
+  ALTER TABLE unit_vectors ADD CONSTRAINT unit_vectors_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
   UPDATE meta SET value = '6' WHERE key = 'schema_version'`;
 
 describeWithPostgres("postgres store", (url) => {
@@ -423,9 +424,13 @@ describeWithPostgres("postgres store", (url) => {
       assert.equal(terms.rows[0]!.n, "0", "namespace_terms differs from the postings");
       const lengths = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p JOIN units u ON u.namespace = p.namespace AND u.id = p.unit_id WHERE p.doc_len <> u.doc_len");
       assert.equal(lengths.rows[0]!.n, "0", "a posting's doc_len differs from its unit's");
-      // Schema 7: no foreign key; the units delete trigger removes a unit's postings, and every unit has its own.
-      const orphans = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)");
-      assert.equal(orphans.rows[0]!.n, "0", "postings outlived their unit");
+      // Schema 7: no foreign keys; the units delete trigger removes a unit's postings and vector, and every unit has its own.
+      for (const table of ["unit_terms", "unit_vectors"]) {
+        const orphans = await raw.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)`);
+        assert.equal(orphans.rows[0]!.n, "0", `${table} rows outlived their unit`);
+      }
+      const vectors = await raw.query<{ same: boolean }>("SELECT (SELECT count(*) FROM unit_vectors) = (SELECT count(*) FROM units) AS same");
+      assert.equal(vectors.rows[0]!.same, true, "a unit without its vector");
       const bare = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM units u WHERE u.doc_len > 0 AND NOT EXISTS (SELECT 1 FROM unit_terms p WHERE p.namespace = u.namespace AND p.unit_id = u.id)");
       assert.equal(bare.rows[0]!.n, "0", "a unit without postings");
     };
@@ -490,16 +495,19 @@ describeWithPostgres("postgres store", (url) => {
       await store.replaceSession(s, "h", makeRecords(s, 4));
       await store.close();
       await raw.query(BACK_TO_SCHEMA_6);
-      const keys = () => raw.query("SELECT 1 FROM pg_constraint WHERE conrelid = 'unit_terms'::regclass AND contype = 'f'");
-      assert.equal((await keys()).rowCount, 1);
+      const keys = () => raw.query("SELECT 1 FROM pg_constraint WHERE conrelid IN ('unit_terms'::regclass, 'unit_vectors'::regclass) AND contype = 'f'");
+      assert.equal((await keys()).rowCount, 2);
       const again = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
       try {
         assert.equal((await keys()).rowCount, 0);
         const [first] = await again.listUnits("ns-a");
         await again.deleteUnit("ns-a", first!.id);
         await again.replaceSession(s, "h2", makeRecords(s, 2));
-        const orphans = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)");
-        assert.equal(orphans.rows[0]!.n, "0");
+        for (const table of ["unit_terms", "unit_vectors"]) {
+          const orphans = await raw.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)`);
+          assert.equal(orphans.rows[0]!.n, "0", table);
+        }
+        assert.equal((await raw.query("SELECT 1 FROM unit_vectors")).rowCount, 2);
         assert.equal((await again.searchLexical("ns-a", ["ordinary"], 10)).length, 2);
       } finally {
         await again.close();

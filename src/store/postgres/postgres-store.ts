@@ -293,18 +293,17 @@ class PostgresStore implements PostgresMemoryStore {
     // exists yet (a row lock cannot cover a session that is being created):
     // the hash read next is then the one the write replaces.
     await lockNamespaceWrites(c, s.namespace);
-    const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [s.namespace, s.id]);
-    checkExpectedHash(where, expectedHash, found.rows[0]?.content_hash ?? null);
-    const { rows: old } = await c.query<{ id: string; content: string; created_at: string | null; updated_at: string | null }>(
-      "SELECT id, content, created_at, updated_at FROM units WHERE namespace = $1 AND session_id = $2",
+    // The hash and the units being replaced in one read (a statement after the lock: a snapshot that sees what the last writer committed).
+    const found = await c.query<{ content_hash: string | null; old: Array<[string, string, string | null, string | null]> }>(
+      `SELECT (SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2) AS content_hash,
+              (SELECT coalesce(json_agg(json_build_array(id, content, created_at, updated_at)), '[]') FROM units WHERE namespace = $1 AND session_id = $2) AS old`,
       [s.namespace, s.id],
     );
-    const before = new Map(old.map((r) => [r.id, { content: r.content, createdAt: r.created_at, updatedAt: r.updated_at }]));
-    // The session row is written first: its row lock serialises concurrent
-    // replaces of one session, so the DELETE below (a new snapshot under
-    // READ COMMITTED) sees the units an earlier writer committed.
-    await upsertSession(c, s, contentHash, records.length);
-    await c.query("DELETE FROM units WHERE namespace = $1 AND session_id = $2", [s.namespace, s.id]);
+    checkExpectedHash(where, expectedHash, found.rows[0]!.content_hash);
+    const before = new Map(found.rows[0]!.old.map(([id, content, createdAt, updatedAt]) => [id, { content, createdAt, updatedAt }]));
+    // The session row and the old units out in one statement (sessions first: the units' foreign key).
+    const upsert = sessionUpsert(s, contentHash, records.length);
+    await c.query(`WITH session_row AS (${upsert.text}) DELETE FROM units WHERE namespace = $1 AND session_id = $2`, upsert.values);
     const events: HistoryRow[] = [];
     const times = records.map(({ unit }) => {
       const prior = before.get(unit.id);
@@ -681,17 +680,23 @@ async function lockNamespaceWrites(c: pg.PoolClient, namespace: string): Promise
   await c.query("SELECT pg_advisory_xact_lock(hashtext('ramem:write'), hashtext($1))", [namespace]);
 }
 
-async function upsertSession(c: pg.PoolClient, s: Session, contentHash: string, unitCount: number): Promise<void> {
-  await c.query(
-    `INSERT INTO sessions (namespace, id, start_time, end_time, start_at, end_at, participants, content_hash, unit_count, metadata)
+/** The session row's INSERT … ON CONFLICT; `$1` is the namespace and `$2` the id, so a statement around it can use them. */
+function sessionUpsert(s: Session, contentHash: string, unitCount: number): { text: string; values: unknown[] } {
+  return {
+    text: `INSERT INTO sessions (namespace, id, start_time, end_time, start_at, end_at, participants, content_hash, unit_count, metadata)
      VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7::text[], $8, $9, $10::jsonb)
      ON CONFLICT (namespace, id) DO UPDATE SET
        start_time = excluded.start_time, end_time = excluded.end_time,
        start_at = excluded.start_at, end_at = excluded.end_at,
        participants = excluded.participants, content_hash = excluded.content_hash,
        unit_count = excluded.unit_count, metadata = excluded.metadata`,
-    [s.namespace, s.id, s.startTime, s.endTime, s.startTime, s.endTime, s.participants, contentHash, unitCount, metadataColumn(s)],
-  );
+    values: [s.namespace, s.id, s.startTime, s.endTime, s.startTime, s.endTime, s.participants, contentHash, unitCount, metadataColumn(s)],
+  };
+}
+
+async function upsertSession(c: pg.PoolClient, s: Session, contentHash: string, unitCount: number): Promise<void> {
+  const { text, values } = sessionUpsert(s, contentHash, unitCount);
+  await c.query(text, values);
 }
 
 /** Column casts of one row of the units INSERT. */

@@ -224,27 +224,32 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER unit_terms_docs_insert AFTER INSERT ON unit_terms REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_add();
   CREATE TRIGGER unit_terms_docs_delete AFTER DELETE ON unit_terms REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_remove();
   `,
-  // 7: postings without a foreign key. The key's check ran once per posting
-  // (~19 per unit) and was most of a session write's time: 40-58 ms of a
-  // 20-unit session's ~100 ms in a new schema (its cached plan scans units).
-  // Postings are only ever written from units rows by the same statement or
-  // transaction, so the check never fails; what the key's cascade did, one
-  // statement-level trigger on units does: a deleted unit's postings go with
-  // it, by the (namespace, unit_id) index, in one DELETE per namespace (and
-  // the namespace_terms trigger sees those deletes as it saw the cascade's).
+  // 7: postings and vectors without a foreign key. The key's check ran once
+  // per posting (~19 per unit) and once per vector and was most of a session
+  // write's time: 40-58 ms of a 20-unit session's ~100 ms in a new schema
+  // (its cached plan scans units), 7 ms for the vectors. Both are only ever
+  // written with their units, in the same statement, so the check never
+  // fails; what the keys' cascades did, one statement-level trigger on units
+  // does: a deleted unit's postings and vector go with it, by their
+  // (namespace, unit_id) indexes, in one DELETE each per namespace (the
+  // namespace_terms trigger sees those deletes as it saw the cascade's).
+  // unit_vectors exists whenever units do (units are refused before an
+  // embedder is bound, and binding creates the table).
   `
   ALTER TABLE unit_terms DROP CONSTRAINT unit_terms_namespace_unit_id_fkey;
-  CREATE FUNCTION ramem_postings_remove() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  ALTER TABLE IF EXISTS unit_vectors DROP CONSTRAINT IF EXISTS unit_vectors_namespace_unit_id_fkey;
+  CREATE FUNCTION ramem_unit_rows_remove() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
   DECLARE
     ns text;
     ids text[];
   BEGIN
     FOR ns, ids IN SELECT namespace, array_agg(id) FROM removed GROUP BY namespace LOOP
       DELETE FROM unit_terms WHERE namespace = ns AND unit_id = ANY(ids);
+      DELETE FROM unit_vectors WHERE namespace = ns AND unit_id = ANY(ids);
     END LOOP;
     RETURN NULL;
   END $fn$;
-  CREATE TRIGGER units_postings_delete AFTER DELETE ON units REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_postings_remove();
+  CREATE TRIGGER units_rows_delete AFTER DELETE ON units REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_unit_rows_remove();
   `,
 ];
 
@@ -337,8 +342,9 @@ export function vectorTableDdl(dims: number): string {
       namespace  text        NOT NULL,
       unit_id    text        NOT NULL,
       embedding  vector(${dims}) NOT NULL,
-      PRIMARY KEY (namespace, unit_id),
-      FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
+      -- No foreign key to units (schema 7): vectors are written with their
+      -- units, and the units delete trigger removes them.
+      PRIMARY KEY (namespace, unit_id)
     );`;
   const index = dims <= HNSW_MAX_DIMS ? `CREATE INDEX ${HNSW_INDEX_DEFINITION};` : "";
   return table + index;
