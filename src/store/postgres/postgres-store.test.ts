@@ -20,8 +20,10 @@ const isCode = (code: string) => (e: unknown) => {
   return true;
 };
 
-/** Undoes migration 7: the postings' and vectors' foreign keys back, the units delete trigger gone. */
+/** Undoes migration 7: the postings' and vectors' foreign keys back, the units delete trigger and the sessions version gone. */
 const BACK_TO_SCHEMA_6 = `DROP TRIGGER units_rows_delete ON units; DROP FUNCTION ramem_unit_rows_remove();
+  DROP TRIGGER sessions_version_insert ON sessions; DROP TRIGGER sessions_version_update ON sessions; DROP TRIGGER sessions_version_delete ON sessions;
+  DROP FUNCTION ramem_sessions_changed(); DROP TABLE namespace_sessions_version; DROP SEQUENCE namespace_sessions_version_seq;
   ALTER TABLE unit_terms ADD CONSTRAINT unit_terms_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
   ALTER TABLE unit_vectors ADD CONSTRAINT unit_vectors_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
   UPDATE meta SET value = '6' WHERE key = 'schema_version'`;
@@ -59,10 +61,10 @@ describeWithPostgres("postgres store", (url) => {
       await c.connect();
       try {
         const files = async () =>
-          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','unit_history']) t`)).rows;
+          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','namespace_sessions_version','unit_history']) t`)).rows;
         const before = await files();
         const purged = await store.scrubDeleted({ vacuum: true });
-        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_terms", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
+        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_sessions_version", "vacuum full namespace_terms", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
         const after = await files();
         for (const b of before) assert.notEqual(after.find((a) => a.t === b.t)?.f, b.f, `${b.t} was not rewritten`);
         const dead = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".units`);
@@ -277,6 +279,42 @@ describeWithPostgres("postgres store", (url) => {
       },
       { exactSearchMaxUnits: 10, onDenseSearch: (i) => seen.push(i) },
     );
+  });
+
+  it("listSessions keeps its answer until the namespace's sessions change, from any handle; what it returns is the caller's to change", async () => {
+    const schema = uniqueSchema();
+    const a = await openPostgresStore(url, { schema, maxConnections: 2 });
+    const b = await openPostgresStore(url, { schema, maxConnections: 2 });
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    try {
+      await a.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s1 = makeSession({ id: "s1" });
+      await a.replaceSession(s1, "h1", makeRecords(s1, 3));
+      const first = await a.listSessions("ns-a");
+      assert.deepEqual(first.map((s) => [s.id, s.unitCount]), [["s1", 3]]);
+      first[0]!.participants.push("Mallory");
+      first.pop();
+      assert.deepEqual((await a.listSessions("ns-a"))[0]!.participants, s1.participants, "a caller's changes stay the caller's");
+      // Writes through another handle (another process) move the version: each is seen at once.
+      const s2 = makeSession({ id: "s2", startTime: "2023-06-01T10:00:00.000Z", endTime: "2023-06-01T11:00:00.000Z" });
+      await b.replaceSession(s2, "h2", makeRecords(s2, 2));
+      assert.deepEqual((await a.listSessions("ns-a")).map((s) => s.id).sort(), ["s1", "s2"]);
+      const [unit] = await b.listUnits("ns-a", { sessionId: "s1" });
+      await b.deleteUnit("ns-a", unit!.id);
+      assert.equal((await a.listSessions("ns-a")).find((s) => s.id === "s1")!.unitCount, 2, "a unit count changed by a delete");
+      await b.appendUnits(s2, "h3", [makeRecord(s2, 9)], { expectedHash: "h2" });
+      assert.equal((await a.listSessions("ns-a")).find((s) => s.id === "s2")!.contentHash, "h3");
+      await b.deleteNamespace("ns-a");
+      assert.deepEqual(await a.listSessions("ns-a"), []);
+      assert.equal((await raw.query("SELECT 1 FROM namespace_sessions_version WHERE namespace = 'ns-a'")).rowCount, 0, "a forgotten namespace leaves no row");
+      await b.replaceSession(s1, "h4", makeRecords(s1, 1));
+      assert.deepEqual((await a.listSessions("ns-a")).map((s) => [s.id, s.contentHash]), [["s1", "h4"]]);
+    } finally {
+      await raw.end();
+      await b.close();
+      await closeAndDrop([a], schema);
+    }
   });
 
   it("drops the HNSW index for a bulk load and builds it again in one go; dense search stays complete (exact) meanwhile", async () => {

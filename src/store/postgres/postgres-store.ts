@@ -28,6 +28,7 @@ import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete } from "./dense-search.js";
 import { dropDenseIndex, rebuildDenseIndex, type DenseIndexReport } from "./dense-index.js";
+import { SessionListCache } from "./session-list-cache.js";
 import type { DenseSearchInfo } from "./dense-search-info.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
@@ -132,6 +133,7 @@ class PostgresStore implements PostgresMemoryStore {
   private readonly schema: string;
   private readonly options: PostgresStoreOptions;
   private readonly lexical: LexicalChannel;
+  private readonly sessionLists = new SessionListCache();
   private closed = false;
 
   private constructor(pool: pg.Pool, location: string, schema: string, options: PostgresStoreOptions) {
@@ -246,9 +248,19 @@ class PostgresStore implements PostgresMemoryStore {
     return rows[0] ? toStoredSession(rows[0]) : null;
   }
 
+  /** Read again only when the namespace's sessions version moved (session-list-cache.ts): the recall pipeline lists them on every recall. */
   async listSessions(namespace: string): Promise<StoredSession[]> {
+    const { rows: at } = await this.q<{ version: string }>(
+      "SELECT coalesce((SELECT version FROM namespace_sessions_version WHERE namespace = $1), 0)::text AS version",
+      [namespace],
+    );
+    const version = at[0]!.version;
+    const kept = this.sessionLists.get(namespace, version);
+    if (kept) return kept;
     const { rows } = await this.q<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE namespace = $1 ORDER BY start_at, id COLLATE "C"`, [namespace]);
-    return rows.map(toStoredSession);
+    const sessions = rows.map(toStoredSession);
+    this.sessionLists.set(namespace, version, sessions);
+    return sessions;
   }
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
@@ -589,7 +601,7 @@ class PostgresStore implements PostgresMemoryStore {
     }
     // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
     const { rows } = await this.q<{ name: string }>(
-      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'namespace_sessions_version', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
     );
     const steps: string[] = [];
     for (const { name } of rows) {
