@@ -4,6 +4,7 @@ import pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { runStoreContractSuite } from "../contract-suite.js";
 import type { MemoryStore, UnitRecord } from "../contract.js";
+import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, cosine, makeRecord, makeRecords, makeSession, seededVector } from "../testing/make-unit.js";
 import type { DenseSearchInfo } from "./dense-search.js";
 import { openPostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
@@ -522,16 +523,28 @@ describeWithPostgres("postgres store", (url) => {
     });
   });
 
-  it("migrates a schema-6 store (postings with a foreign key): the key goes, a deleted unit's postings still go with it", async () => {
+  /** A schema holding one session written by this ramem (then `fill`), its store closed, and a client on it to turn it into an older schema. */
+  async function writtenAndClosed<T>(records: (s: Session) => UnitRecord[], fill: (store: MemoryStore) => Promise<T>) {
     const schema = uniqueSchema();
     const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
     await raw.connect();
+    const store = await openPostgresStore(url, { schema, maxConnections: 2 });
     try {
-      const store = await openPostgresStore(url, { schema, maxConnections: 2 });
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
       const s = makeSession();
-      await store.replaceSession(s, "h", makeRecords(s, 4));
+      await store.replaceSession(s, "h", records(s));
+      return { schema, raw, s, filled: await fill(store) };
+    } catch (err) {
+      await raw.end();
+      throw err;
+    } finally {
       await store.close();
+    }
+  }
+
+  it("migrates a schema-6 store (postings with a foreign key): the key goes, a deleted unit's postings still go with it", async () => {
+    const { schema, raw, s } = await writtenAndClosed((s) => makeRecords(s, 4), async () => undefined);
+    try {
       await raw.query(BACK_TO_SCHEMA_6);
       const keys = () => raw.query("SELECT 1 FROM pg_constraint WHERE conrelid IN ('unit_terms'::regclass, 'unit_vectors'::regclass) AND contype = 'f'");
       assert.equal((await keys()).rowCount, 2);
@@ -556,16 +569,11 @@ describeWithPostgres("postgres store", (url) => {
   });
 
   it("migrates a schema-5 store (no doc_len in postings, no namespace_terms): same lexical results after as before", async () => {
-    const schema = uniqueSchema();
-    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
-    await raw.connect();
+    const { schema, raw, filled: before } = await writtenAndClosed(
+      (s) => Array.from({ length: 12 }, (_, i) => makeRecord(s, i, { content: `Caroline went to the ${i % 2 ? "pottery studio" : "lake"} on day ${i}`, cue: i % 3 ? "" : "we talked about the lake" })),
+      (store) => store.searchLexical("ns-a", ["pottery", "lake", "day"], 20),
+    );
     try {
-      const store = await openPostgresStore(url, { schema, maxConnections: 2 });
-      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
-      const s = makeSession();
-      await store.replaceSession(s, "h", Array.from({ length: 12 }, (_, i) => makeRecord(s, i, { content: `Caroline went to the ${i % 2 ? "pottery studio" : "lake"} on day ${i}`, cue: i % 3 ? "" : "we talked about the lake" })));
-      const before = await store.searchLexical("ns-a", ["pottery", "lake", "day"], 20);
-      await store.close();
       // Back to schema 5 as it was.
       await raw.query(BACK_TO_SCHEMA_6);
       await raw.query(`DROP TRIGGER unit_terms_docs_insert ON unit_terms; DROP TRIGGER unit_terms_docs_delete ON unit_terms;
