@@ -1,18 +1,12 @@
 import type pg from "pg";
 import { performance } from "node:perf_hooks";
+import type { DenseIndexReport } from "./dense-index-report.js";
+
+export type { DenseIndexReport } from "./dense-index-report.js";
 
 /** The HNSW index over every namespace's vectors (cosine), as the first bindEmbedder creates it. */
 export const HNSW_INDEX_NAME = "unit_vectors_hnsw";
 export const HNSW_INDEX_DEFINITION = `${HNSW_INDEX_NAME} ON unit_vectors USING hnsw (embedding vector_cosine_ops)`;
-
-export interface DenseIndexReport {
-  /** "rebuilt": the index was there and was built again; "created": it was missing (dropped for a bulk load); "none": no index to build. */
-  action: "rebuilt" | "created" | "none";
-  /** Vectors in the table (every namespace of the schema). */
-  vectors: number;
-  seconds: number;
-  note?: string;
-}
 
 /**
  * Builds the HNSW index in one go, without blocking the store: `REINDEX
