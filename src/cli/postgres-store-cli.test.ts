@@ -5,6 +5,8 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import pg from "pg";
 import { describeWithPostgres, uniqueSchema } from "../store/postgres/testing/postgres-test-target.js";
@@ -52,6 +54,35 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
     assert.match(stats.store, /^postgres:\/\//);
     const password = new URL(url).password;
     if (password) assert.ok(!stats.store.includes(`:${password}@`), "the password is never printed");
+  });
+
+  test("reindex rebuilds the HNSW index in one go; on SQLite there is nothing to rebuild", async () => {
+    json(await ramem(["ingest", "--store", location, "--embedder", "hash", "--json", "--quiet", GARDEN]));
+    const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await c.connect();
+    try {
+      const index = async () => (await c.query<{ oid: number }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
+      const before = await index();
+      const report = json(await ramem(["reindex", "--store", location, "--json", "--maintenance-work-mem", "64MB"]));
+      assert.equal(report.action, "rebuilt");
+      assert.ok(report.vectors > 0);
+      assert.notEqual(await index(), before, "a new index replaced the old one");
+      await c.query("DROP INDEX unit_vectors_hnsw");
+      assert.equal(json(await ramem(["reindex", "--store", location, "--json"])).action, "created");
+      assert.ok((await index()) !== null);
+    } finally {
+      await c.end();
+    }
+    const dir = mkdtempSync(join(tmpdir(), "ramem-reindex-"));
+    const sqlite = join(dir, "store.db");
+    try {
+      json(await ramem(["ingest", "--db", sqlite, "--embedder", "hash", "--json", "--quiet", GARDEN]));
+      const run = await ramem(["reindex", "--db", sqlite]);
+      assert.equal(run.code, 0);
+      assert.match(run.stdout, /nothing to rebuild/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("--db and --store naming two stores is refused with a hint", async () => {

@@ -4,6 +4,7 @@ import pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { runStoreContractSuite } from "../contract-suite.js";
 import type { MemoryStore, UnitRecord } from "../contract.js";
+import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, cosine, makeRecord, makeRecords, makeSession, seededVector } from "../testing/make-unit.js";
 import type { DenseSearchInfo } from "./dense-search.js";
 import { openPostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
@@ -19,6 +20,14 @@ const isCode = (code: string) => (e: unknown) => {
   assert.equal(e.code, code);
   return true;
 };
+
+/** Undoes migration 7: the postings' and vectors' foreign keys back, the units delete trigger and the sessions version gone. */
+const BACK_TO_SCHEMA_6 = `DROP TRIGGER units_rows_delete ON units; DROP FUNCTION ramem_unit_rows_remove();
+  DROP TRIGGER sessions_version_insert ON sessions; DROP TRIGGER sessions_version_update ON sessions; DROP TRIGGER sessions_version_delete ON sessions;
+  DROP FUNCTION ramem_sessions_changed(); DROP TABLE namespace_sessions_version; DROP SEQUENCE namespace_sessions_version_seq;
+  ALTER TABLE unit_terms ADD CONSTRAINT unit_terms_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
+  ALTER TABLE unit_vectors ADD CONSTRAINT unit_vectors_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
+  UPDATE meta SET value = '6' WHERE key = 'schema_version'`;
 
 describeWithPostgres("postgres store", (url) => {
   const fresh = (o: PostgresStoreOptions = {}) => openPostgresStore(url, { schema: uniqueSchema(), dropSchemaOnClose: true, maxConnections: 2, ...o });
@@ -53,10 +62,10 @@ describeWithPostgres("postgres store", (url) => {
       await c.connect();
       try {
         const files = async () =>
-          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','unit_history']) t`)).rows;
+          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','namespace_sessions_version','unit_history']) t`)).rows;
         const before = await files();
         const purged = await store.scrubDeleted({ vacuum: true });
-        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_terms", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
+        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_sessions_version", "vacuum full namespace_terms", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
         const after = await files();
         for (const b of before) assert.notEqual(after.find((a) => a.t === b.t)?.f, b.f, `${b.t} was not rewritten`);
         const dead = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".units`);
@@ -273,6 +282,74 @@ describeWithPostgres("postgres store", (url) => {
     );
   });
 
+  it("listSessions keeps its answer until the namespace's sessions change, from any handle; what it returns is the caller's to change", async () => {
+    const schema = uniqueSchema();
+    const a = await openPostgresStore(url, { schema, maxConnections: 2 });
+    const b = await openPostgresStore(url, { schema, maxConnections: 2 });
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    try {
+      await a.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s1 = makeSession({ id: "s1" });
+      await a.replaceSession(s1, "h1", makeRecords(s1, 3));
+      const first = await a.listSessions("ns-a");
+      assert.deepEqual(first.map((s) => [s.id, s.unitCount]), [["s1", 3]]);
+      first[0]!.participants.push("Mallory");
+      first.pop();
+      assert.deepEqual((await a.listSessions("ns-a"))[0]!.participants, s1.participants, "a caller's changes stay the caller's");
+      // Writes through another handle (another process) move the version: each is seen at once.
+      const s2 = makeSession({ id: "s2", startTime: "2023-06-01T10:00:00.000Z", endTime: "2023-06-01T11:00:00.000Z" });
+      await b.replaceSession(s2, "h2", makeRecords(s2, 2));
+      assert.deepEqual((await a.listSessions("ns-a")).map((s) => s.id).sort(), ["s1", "s2"]);
+      const [unit] = await b.listUnits("ns-a", { sessionId: "s1" });
+      await b.deleteUnit("ns-a", unit!.id);
+      assert.equal((await a.listSessions("ns-a")).find((s) => s.id === "s1")!.unitCount, 2, "a unit count changed by a delete");
+      await b.appendUnits(s2, "h3", [makeRecord(s2, 9)], { expectedHash: "h2" });
+      assert.equal((await a.listSessions("ns-a")).find((s) => s.id === "s2")!.contentHash, "h3");
+      await b.deleteNamespace("ns-a");
+      assert.deepEqual(await a.listSessions("ns-a"), []);
+      assert.equal((await raw.query("SELECT 1 FROM namespace_sessions_version WHERE namespace = 'ns-a'")).rowCount, 0, "a forgotten namespace leaves no row");
+      await b.replaceSession(s1, "h4", makeRecords(s1, 1));
+      assert.deepEqual((await a.listSessions("ns-a")).map((s) => [s.id, s.contentHash]), [["s1", "h4"]]);
+    } finally {
+      await raw.end();
+      await b.close();
+      await closeAndDrop([a], schema);
+    }
+  });
+
+  it("drops the HNSW index for a bulk load and builds it again in one go; dense search stays complete (exact) meanwhile", async () => {
+    const schema = uniqueSchema();
+    const store = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2, exactSearchMaxUnits: 0 });
+    const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await raw.connect();
+    const index = async () => (await raw.query<{ valid: boolean }>("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass('unit_vectors_hnsw')")).rows[0]?.valid;
+    try {
+      assert.equal((await store.rebuildDenseIndex()).action, "none", "no embedder bound: no vectors, no index");
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      assert.equal(await index(), true);
+      assert.equal(await store.dropDenseIndex(), true);
+      assert.equal(await index(), undefined);
+      assert.equal(await store.dropDenseIndex(), false);
+      const s = makeSession();
+      const records = makeRecords(s, 40);
+      await store.replaceSession(s, "h", records);
+      const q = seededVector("query");
+      const exact = records.map((r) => ({ id: r.unit.id, score: cosine(q, r.embedding) })).sort((a, b) => b.score - a.score).slice(0, 10).map((h) => h.id);
+      assert.deepEqual((await store.searchDense("ns-a", q, 10)).map((h) => h.id), exact, "without the index the scan is exact");
+      const created = await store.rebuildDenseIndex({ maintenanceWorkMem: "64MB" });
+      assert.equal(created.action, "created");
+      assert.equal(created.vectors, 40);
+      assert.equal(await index(), true);
+      assert.equal((await store.rebuildDenseIndex()).action, "rebuilt");
+      assert.equal(await index(), true);
+      assert.equal((await store.searchDense("ns-a", q, 10)).length, 10);
+    } finally {
+      await raw.end();
+      await store.close();
+    }
+  });
+
   /** Closes handles sharing one schema (not dropping it on close), drops the schema, then closes the last. */
   async function closeAndDrop(handles: MemoryStore[], schema: string): Promise<void> {
     for (const h of handles.slice(1)) await h.close();
@@ -386,6 +463,15 @@ describeWithPostgres("postgres store", (url) => {
       assert.equal(terms.rows[0]!.n, "0", "namespace_terms differs from the postings");
       const lengths = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_terms p JOIN units u ON u.namespace = p.namespace AND u.id = p.unit_id WHERE p.doc_len <> u.doc_len");
       assert.equal(lengths.rows[0]!.n, "0", "a posting's doc_len differs from its unit's");
+      // Schema 7: no foreign keys; the units delete trigger removes a unit's postings and vector, and every unit has its own.
+      for (const table of ["unit_terms", "unit_vectors"]) {
+        const orphans = await raw.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)`);
+        assert.equal(orphans.rows[0]!.n, "0", `${table} rows outlived their unit`);
+      }
+      const vectors = await raw.query<{ same: boolean }>("SELECT (SELECT count(*) FROM unit_vectors) = (SELECT count(*) FROM units) AS same");
+      assert.equal(vectors.rows[0]!.same, true, "a unit without its vector");
+      const bare = await raw.query<{ n: string }>("SELECT count(*)::text AS n FROM units u WHERE u.doc_len > 0 AND NOT EXISTS (SELECT 1 FROM unit_terms p WHERE p.namespace = u.namespace AND p.unit_id = u.id)");
+      assert.equal(bare.rows[0]!.n, "0", "a unit without postings");
     };
     try {
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
@@ -437,18 +523,59 @@ describeWithPostgres("postgres store", (url) => {
     });
   });
 
-  it("migrates a schema-5 store (no doc_len in postings, no namespace_terms): same lexical results after as before", async () => {
+  /** A schema holding one session written by this ramem (then `fill`), its store closed, and a client on it to turn it into an older schema. */
+  async function writtenAndClosed<T>(records: (s: Session) => UnitRecord[], fill: (store: MemoryStore) => Promise<T>) {
     const schema = uniqueSchema();
     const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
     await raw.connect();
+    const store = await openPostgresStore(url, { schema, maxConnections: 2 });
     try {
-      const store = await openPostgresStore(url, { schema, maxConnections: 2 });
       await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
       const s = makeSession();
-      await store.replaceSession(s, "h", Array.from({ length: 12 }, (_, i) => makeRecord(s, i, { content: `Caroline went to the ${i % 2 ? "pottery studio" : "lake"} on day ${i}`, cue: i % 3 ? "" : "we talked about the lake" })));
-      const before = await store.searchLexical("ns-a", ["pottery", "lake", "day"], 20);
+      await store.replaceSession(s, "h", records(s));
+      return { schema, raw, s, filled: await fill(store) };
+    } catch (err) {
+      await raw.end();
+      throw err;
+    } finally {
       await store.close();
+    }
+  }
+
+  it("migrates a schema-6 store (postings with a foreign key): the key goes, a deleted unit's postings still go with it", async () => {
+    const { schema, raw, s } = await writtenAndClosed((s) => makeRecords(s, 4), async () => undefined);
+    try {
+      await raw.query(BACK_TO_SCHEMA_6);
+      const keys = () => raw.query("SELECT 1 FROM pg_constraint WHERE conrelid IN ('unit_terms'::regclass, 'unit_vectors'::regclass) AND contype = 'f'");
+      assert.equal((await keys()).rowCount, 2);
+      const again = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
+      try {
+        assert.equal((await keys()).rowCount, 0);
+        const [first] = await again.listUnits("ns-a");
+        await again.deleteUnit("ns-a", first!.id);
+        await again.replaceSession(s, "h2", makeRecords(s, 2));
+        for (const table of ["unit_terms", "unit_vectors"]) {
+          const orphans = await raw.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} p WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = p.namespace AND u.id = p.unit_id)`);
+          assert.equal(orphans.rows[0]!.n, "0", table);
+        }
+        assert.equal((await raw.query("SELECT 1 FROM unit_vectors")).rowCount, 2);
+        assert.equal((await again.searchLexical("ns-a", ["ordinary"], 10)).length, 2);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await raw.end();
+    }
+  });
+
+  it("migrates a schema-5 store (no doc_len in postings, no namespace_terms): same lexical results after as before", async () => {
+    const { schema, raw, filled: before } = await writtenAndClosed(
+      (s) => Array.from({ length: 12 }, (_, i) => makeRecord(s, i, { content: `Caroline went to the ${i % 2 ? "pottery studio" : "lake"} on day ${i}`, cue: i % 3 ? "" : "we talked about the lake" })),
+      (store) => store.searchLexical("ns-a", ["pottery", "lake", "day"], 20),
+    );
+    try {
       // Back to schema 5 as it was.
+      await raw.query(BACK_TO_SCHEMA_6);
       await raw.query(`DROP TRIGGER unit_terms_docs_insert ON unit_terms; DROP TRIGGER unit_terms_docs_delete ON unit_terms;
         DROP FUNCTION ramem_terms_add(); DROP FUNCTION ramem_terms_remove(); DROP TABLE namespace_terms;
         ALTER TABLE unit_terms DROP COLUMN doc_len; UPDATE meta SET value = '5' WHERE key = 'schema_version'`);

@@ -1,20 +1,25 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
+import { HNSW_INDEX_DEFINITION } from "./dense-index.js";
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
- * Fills unit_terms from units.lexemes for the units `$WHERE` selects (weight A
- * is content, anything else the cue), with each unit's doc_len (schema 6).
- * Used by replaceSession, appendUnits and updateUnits.
+ * Fills unit_terms from the `lexemes` of the rows `$UNITS u` holds (the units
+ * table, or the RETURNING rows of a units INSERT in the same statement) that
+ * `$WHERE` selects: weight A is content, anything else the cue, each posting
+ * with its unit's doc_len (schema 6). Used by replaceSession, appendUnits and
+ * updateUnits.
  */
-export const POSTINGS_SELECT = `
+export function postingsInsert(units: string, where: string): string {
+  return `
   INSERT INTO unit_terms (namespace, lexeme, unit_id, tf_content, tf_cue, doc_len)
   SELECT u.namespace, x.lexeme, u.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w <> 'A'), u.doc_len
-  FROM units u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
-  WHERE $WHERE
+  FROM ${units} u, unnest(u.lexemes) AS x (lexeme, positions, weights), unnest(x.weights) AS w
+  WHERE ${where}
   GROUP BY u.namespace, x.lexeme, u.id, u.doc_len`;
+}
 
 /** Migration 3's postings, as they were written before schema 6 (no doc_len column yet). */
 const POSTINGS_SELECT_V3 = `
@@ -219,6 +224,60 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER unit_terms_docs_insert AFTER INSERT ON unit_terms REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_add();
   CREATE TRIGGER unit_terms_docs_delete AFTER DELETE ON unit_terms REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_terms_remove();
   `,
+  // 7: postings and vectors without a foreign key. The key's check ran once
+  // per posting (~19 per unit) and once per vector and was most of a session
+  // write's time: 40-58 ms of a 20-unit session's ~100 ms in a new schema
+  // (its cached plan scans units), 7 ms for the vectors. Both are only ever
+  // written with their units, in the same statement, so the check never
+  // fails; what the keys' cascades did, one statement-level trigger on units
+  // does: a deleted unit's postings and vector go with it, by their
+  // (namespace, unit_id) indexes, in one DELETE each per namespace (the
+  // namespace_terms trigger sees those deletes as it saw the cascade's).
+  // unit_vectors exists whenever units do (units are refused before an
+  // embedder is bound, and binding creates the table).
+  `
+  ALTER TABLE unit_terms DROP CONSTRAINT unit_terms_namespace_unit_id_fkey;
+  ALTER TABLE IF EXISTS unit_vectors DROP CONSTRAINT IF EXISTS unit_vectors_namespace_unit_id_fkey;
+  CREATE FUNCTION ramem_unit_rows_remove() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  DECLARE
+    ns text;
+    ids text[];
+  BEGIN
+    FOR ns, ids IN SELECT namespace, array_agg(id) FROM removed GROUP BY namespace LOOP
+      DELETE FROM unit_terms WHERE namespace = ns AND unit_id = ANY(ids);
+      DELETE FROM unit_vectors WHERE namespace = ns AND unit_id = ANY(ids);
+    END LOOP;
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER units_rows_delete AFTER DELETE ON units REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION ramem_unit_rows_remove();
+
+  -- A namespace's sessions version: a new value from one sequence for every
+  -- statement that inserts, updates or deletes its session rows (unit counts
+  -- and hashes included), so a store handle can keep listSessions' answer
+  -- until it changes (5,000 sessions took 25-55 ms to read and parse on every
+  -- recall at 100k units). Values are never reused, so a namespace's row can
+  -- go with its last session (a forgotten namespace leaves no name here).
+  CREATE SEQUENCE namespace_sessions_version_seq;
+  CREATE TABLE namespace_sessions_version (
+    namespace text   NOT NULL PRIMARY KEY,
+    version   bigint NOT NULL
+  );
+  INSERT INTO namespace_sessions_version SELECT namespace, nextval('namespace_sessions_version_seq') FROM (SELECT DISTINCT namespace FROM sessions) n;
+  CREATE FUNCTION ramem_sessions_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    INSERT INTO namespace_sessions_version AS v (namespace, version)
+      SELECT namespace, nextval('namespace_sessions_version_seq') FROM (SELECT DISTINCT namespace FROM changed) c
+    ON CONFLICT (namespace) DO UPDATE SET version = excluded.version;
+    IF TG_OP = 'DELETE' THEN
+      DELETE FROM namespace_sessions_version v USING (SELECT DISTINCT namespace FROM changed) c
+        WHERE v.namespace = c.namespace AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.namespace = c.namespace);
+    END IF;
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER sessions_version_insert AFTER INSERT ON sessions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_sessions_changed();
+  CREATE TRIGGER sessions_version_update AFTER UPDATE ON sessions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_sessions_changed();
+  CREATE TRIGGER sessions_version_delete AFTER DELETE ON sessions REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_sessions_changed();
+  `,
 ];
 
 /** pgvector's HNSW index takes at most this many dimensions for type vector. */
@@ -310,9 +369,10 @@ export function vectorTableDdl(dims: number): string {
       namespace  text        NOT NULL,
       unit_id    text        NOT NULL,
       embedding  vector(${dims}) NOT NULL,
-      PRIMARY KEY (namespace, unit_id),
-      FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE
+      -- No foreign key to units (schema 7): vectors are written with their
+      -- units, and the units delete trigger removes them.
+      PRIMARY KEY (namespace, unit_id)
     );`;
-  const index = dims <= HNSW_MAX_DIMS ? "CREATE INDEX unit_vectors_hnsw ON unit_vectors USING hnsw (embedding vector_cosine_ops);" : "";
+  const index = dims <= HNSW_MAX_DIMS ? `CREATE INDEX ${HNSW_INDEX_DEFINITION};` : "";
   return table + index;
 }
