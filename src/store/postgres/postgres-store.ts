@@ -481,6 +481,21 @@ class PostgresStore implements PostgresMemoryStore {
     return out;
   }
 
+  /** One statement for all of them, through units_ns_session (namespace, session_id, seq): not every unit of each question's session read and parsed. */
+  async nextUnits(namespace: string, unitIds: readonly string[]): Promise<Map<string, MemoryUnit>> {
+    this.assertOpen();
+    if (!unitIds.length) return new Map();
+    const { rows } = await this.q<UnitRow & { after: string }>(
+      `SELECT q.id AS after, ${UNIT_COLUMNS}
+       FROM units q
+       CROSS JOIN LATERAL (SELECT n.id FROM units n WHERE n.namespace = q.namespace AND n.session_id = q.session_id AND n.seq > q.seq ORDER BY n.seq LIMIT 1) nx
+       JOIN ${UNITS_WITH_SESSION} ON u.namespace = q.namespace AND u.id = nx.id
+       WHERE q.namespace = $1 AND q.id = ANY($2::text[])`,
+      [namespace, [...unitIds]],
+    );
+    return new Map(rows.map((r) => [r.after, toUnit(r)]));
+  }
+
   async listUnits(namespace: string, filter: UnitFilter = {}): Promise<MemoryUnit[]> {
     this.assertOpen();
     const params: unknown[] = [];

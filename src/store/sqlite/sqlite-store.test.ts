@@ -21,34 +21,6 @@ runStoreContractSuite("sqlite (:memory:)", () => openSqliteStore(":memory:"));
 runStoreContractSuite("sqlite (ANN path)", () => openSqliteStore(freshPath(), { annMinUnits: 1 }));
 
 describe("sqlite store specifics", () => {
-  it("gives each unit's successor in its session, as listUnits orders them, through an append and a delete", async () => {
-    const store = await openSqliteStore(":memory:");
-    try {
-      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
-      const s1 = makeSession({ id: "s1" });
-      const s2 = makeSession({ id: "s2", startTime: "2023-05-09T13:00:00Z" });
-      const other = makeSession({ namespace: "ns-b", id: "s1" });
-      await store.replaceSession(s1, "h1", makeRecords(s1, 4));
-      await store.replaceSession(s2, "h2", makeRecords(s2, 2));
-      await store.replaceSession(other, "hb", makeRecords(other, 2));
-      const ids = async (namespace: string, sessionId: string) => (await store.listUnits(namespace, { sessionId })).map((u) => u.id);
-      const [a0, a1, a2, a3] = await ids("ns-a", "s1");
-      const [b0, b1] = await ids("ns-a", "s2");
-      const [o0] = await ids("ns-b", "s1");
-      const next = await store.nextUnits!("ns-a", [a3!, a0!, b0!, b1!, o0!, "nope", a2!]);
-      assert.deepEqual([...next].map(([id, u]) => [id, u.id]).sort(), [[a0, a1], [a2, a3], [b0, b1]].sort());
-      assert.deepEqual(next.get(a0!), (await store.getUnits("ns-a", [a1!]))[0], "the whole unit, as getUnits reads it");
-      await store.deleteUnit("ns-a", a1!);
-      const s1b = makeSession({ id: "s1" });
-      await store.appendUnits(s1b, "h1b", makeRecords(s1b, 6).slice(4), { expectedHash: "h1" });
-      const [, , , a4] = await ids("ns-a", "s1");
-      const after = await store.nextUnits!("ns-a", [a0!, a3!]);
-      assert.deepEqual([after.get(a0!)?.id, after.get(a3!)?.id], [a2, a4]);
-    } finally {
-      await store.close();
-    }
-  });
-
   it("keeps a namespace's version through reads and changes it with every write, this handle's or another connection's", async () => {
     const path = freshPath();
     const store = await openSqliteStore(path);
