@@ -197,8 +197,6 @@ function statedOrdinal(text: string, keyTerms: ReadonlySet<string>): number | nu
   return null;
 }
 
-
-
 /** When a planned event is to happen: its event time when it lies ahead of the telling, else the session's. */
 function planTime(unit: MemoryUnit): string {
   const event = unit.context.eventTime;

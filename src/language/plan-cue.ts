@@ -36,7 +36,7 @@ const INTENDED = /\b(?:plan(?:s|ning|ned)?|thinking (?:about|of)|want(?:s)? to|w
  * PROGRESSIVE_FUTURE, so it marks no unit as planned ("I'm training four
  * times a week" is no plan).
  */
-const PRESENT_PROGRESSIVE = /(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+\s+)?(?!going\b|thinking\b|remembering\b|missing\b|looking\b|talking\b|telling\b|reading\b|watching\b|showing\b|sharing\b|posting\b|editing\b|sorting\b|writing\b|remembering\b)\w{2,}ing\b/i;
+const PRESENT_PROGRESSIVE = /(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+\s+)?(?!going\b|thinking\b|remembering\b|missing\b|looking\b|talking\b|telling\b|reading\b|watching\b|showing\b|sharing\b|posting\b|editing\b|sorting\b|writing\b)\w{2,}ing\b/i;
 // Words of now or of a past the progressive looks back on ("photos from May"), and a past
 // tense beside it: the time then belongs to that clause ("I received my visa on April 15th,
 // so I'm feeling relieved"; "my knee is healing well, I heard on March 20th").

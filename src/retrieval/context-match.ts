@@ -109,13 +109,29 @@ const GREETING = "(?:hey|hi|hello|hiya|yo|oh|ah|wow|thanks|thank you|congrats|co
 
 /** Every time the text names the person (by the first name), it is to address them: at the start or end of a sentence, set off by a comma or "!". */
 function onlyAddressed(spoken: string, name: string): boolean {
-  const first = name.trim().split(/\s+/)[0]!;
-  const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const all = [...spoken.matchAll(new RegExp(`\\b${escaped}\\b`, "giu"))];
-  if (all.length === 0) return false;
-  const vocative = new RegExp(`(?:^|[.!?]\\s+|^${GREETING}\\s+|[.!?]\\s+${GREETING}\\s+)${escaped}\\s*[,!.?]|,\\s*${escaped}\\s*(?:[.!?]|$)`, "giu");
-  const addressed = new Set([...spoken.matchAll(vocative)].map((m) => m.index! + m[0].toLowerCase().lastIndexOf(first.toLowerCase(), m[0].length)));
-  return all.every((m) => [...addressed].some((at) => Math.abs(at - m.index!) <= first.length));
+  const { mention, vocative } = addressPatterns(name.trim().split(/\s+/)[0]!);
+  const mentions = [...spoken.matchAll(mention)];
+  if (mentions.length === 0) return false;
+  // Where the name stands in each vocative: group 1 (opening a sentence) or 2 (closing one).
+  const addressed = new Set([...spoken.matchAll(vocative)].map((m) => (m.indices![1] ?? m.indices![2])![0]));
+  return mentions.every((m) => addressed.has(m.index!));
+}
+
+// A frame names few people, and every candidate of a recall is checked against them: compile once per name.
+const patternsByName = new Map<string, { mention: RegExp; vocative: RegExp }>();
+
+function addressPatterns(first: string): { mention: RegExp; vocative: RegExp } {
+  let patterns = patternsByName.get(first);
+  if (!patterns) {
+    const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    patterns = {
+      mention: new RegExp(`\\b${escaped}\\b`, "giu"),
+      vocative: new RegExp(`(?:^|[.!?]\\s+|^${GREETING}\\s+|[.!?]\\s+${GREETING}\\s+)(${escaped})\\s*[,!.?]|,\\s*(${escaped})\\s*(?:[.!?]|$)`, "giud"),
+    };
+    if (patternsByName.size > 1_000) patternsByName.clear();
+    patternsByName.set(first, patterns);
+  }
+  return patterns;
 }
 
 function sameName(a: string | null, b: string): boolean {
