@@ -25,11 +25,18 @@ export async function namespaceValidity(store: MemoryStore, namespace: string, s
   if (!perStore) cache.set(store, (perStore = new Map()));
   const hit = perStore.get(namespace);
   if (hit && hit.fingerprint === fingerprint) return hit.value;
-  const all = await store.listUnits(namespace);
-  // A user's correction may name a successor that states no state itself: it must be known, or the correction reads as "not superseded".
-  const successors = new Set(all.flatMap((u) => (u.supersession?.supersededBy ? [u.supersession.supersededBy] : [])));
-  const units = all.filter((u) => (u.context.states?.length ?? 0) > 0 || u.supersession || successors.has(u.id));
+  const units = store.listStateUnits ? await store.listStateUnits(namespace) : stateUnitsOf(await store.listUnits(namespace));
   const value = { validity: deriveValidity(units), stateUnits: new Map(units.map((u) => [u.id, u])) };
   perStore.set(namespace, { fingerprint, value });
   return value;
+}
+
+/**
+ * What listStateUnits gives, filtered out of every unit. A user's correction
+ * may name a successor that states no state itself: it must be known, or the
+ * correction reads as "not superseded".
+ */
+export function stateUnitsOf(all: readonly MemoryUnit[]): MemoryUnit[] {
+  const successors = new Set(all.flatMap((u) => (u.supersession?.supersededBy ? [u.supersession.supersededBy] : [])));
+  return all.filter((u) => (u.context.states?.length ?? 0) > 0 || u.supersession || successors.has(u.id));
 }

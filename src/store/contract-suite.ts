@@ -653,6 +653,49 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
       });
     });
 
+    describe("listStateUnits (optional)", () => {
+      it("gives the units that state a state or carry a correction, and the successors they name, in listUnits' order", async () => {
+        const store = await open();
+        try {
+          // Optional in v1: without it, namespaceValidity filters listUnits.
+          if (!store.listStateUnits) return;
+          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+          const state = { subject: "Caroline", slot: "residence", value: "lisbon", additive: false, ends: false, evidence: "I live in Lisbon" };
+          const s1 = makeSession({ id: "s1" });
+          const s2 = makeSession({ id: "s2", startTime: "2023-04-01T13:00:00Z" });
+          const other = makeSession({ namespace: "ns-b", id: "s1" });
+          const r1 = makeRecords(s1, 5);
+          const r2 = makeRecords(s2, 3);
+          const ro = makeRecords(other, 2);
+          const id = (r: UnitRecord[], i: number) => r[i]!.unit.id;
+          const withUnit = (r: UnitRecord[], i: number, change: Partial<MemoryUnit>) => {
+            r[i] = { ...r[i]!, unit: { ...r[i]!.unit, ...change, context: { ...r[i]!.unit.context, ...(change.context ?? {}) } } };
+          };
+          withUnit(r1, 1, { context: { ...r1[1]!.unit.context, states: [state] } });
+          // A correction naming a successor (r1[4]) that states nothing itself.
+          withUnit(r1, 3, { supersession: { supersededBy: id(r1, 4), at: "2023-05-09T10:00:00.000Z" } });
+          // "Not superseded, whatever the rules say" names no successor.
+          withUnit(r2, 2, { supersession: { supersededBy: null, at: "2023-05-09T10:00:00.000Z" } });
+          withUnit(r2, 0, { context: { ...r2[0]!.unit.context, states: [] } });
+          withUnit(ro, 0, { context: { ...ro[0]!.unit.context, states: [state] } });
+          await store.replaceSession(s1, "h1", r1);
+          await store.replaceSession(s2, "h2", r2);
+          await store.replaceSession(other, "hb", ro);
+          const listed = async () => (await store.listStateUnits!("ns-a")).map((u) => u.id);
+          // s2 starts before s1: listUnits' order is by session start, then seq.
+          assert.deepEqual(await listed(), [id(r2, 2), id(r1, 1), id(r1, 3), id(r1, 4)]);
+          const [first] = await store.listStateUnits!("ns-a");
+          assert.deepEqual(first, (await store.getUnits("ns-a", [id(r2, 2)]))[0], "the whole unit, as getUnits reads it");
+          assert.deepEqual((await store.listStateUnits!("ns-b")).map((u) => u.id), [id(ro, 0)]);
+          await store.deleteUnit("ns-a", id(r1, 1));
+          assert.deepEqual(await listed(), [id(r2, 2), id(r1, 3), id(r1, 4)]);
+          assert.deepEqual(await store.listStateUnits!("ns-empty"), []);
+        } finally {
+          await store.close();
+        }
+      });
+    });
+
     describe("getUnits", () => {
       it("keeps the order asked and drops unknown ids", async () => {
         await withStore(async (store) => {

@@ -496,6 +496,30 @@ class PostgresStore implements PostgresMemoryStore {
     return new Map(rows.map((r) => [r.after, toUnit(r)]));
   }
 
+  /**
+   * One scan of the namespace's bodies in the server: no index (yet), but the
+   * other units are neither sent nor parsed here. The LIKEs come first because
+   * a json body is parsed again by every operator on it, and they pass only
+   * the bodies that can hold the key (JSON.stringify writes it as `"states":[{`;
+   * a quote inside a string value is escaped, so no text can fake it); the
+   * json test after them decides.
+   */
+  async listStateUnits(namespace: string): Promise<MemoryUnit[]> {
+    this.assertOpen();
+    const { rows } = await this.q<UnitRow>(
+      `WITH stating AS (SELECT id, body #>> '{supersession,supersededBy}' AS successor FROM units
+                        WHERE namespace = $1
+                          AND ((body::text LIKE '%"states":[{%'
+                                AND CASE WHEN json_typeof(body #> '{context,states}') = 'array' THEN json_array_length(body #> '{context,states}') > 0 ELSE false END)
+                               OR (body::text LIKE '%"supersession":%' AND json_typeof(body -> 'supersession') IS NOT NULL)))
+       SELECT ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION}
+       WHERE u.namespace = $1 AND u.id IN (SELECT id FROM stating UNION SELECT successor FROM stating WHERE successor IS NOT NULL)
+       ORDER BY s.start_at, u.session_id COLLATE "C", u.seq`,
+      [namespace],
+    );
+    return rows.map(toUnit);
+  }
+
   async listUnits(namespace: string, filter: UnitFilter = {}): Promise<MemoryUnit[]> {
     this.assertOpen();
     const params: unknown[] = [];

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { RamemError } from "../../model/errors.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Migration i brings a database from version i to i + 1. Append, never edit:
@@ -14,6 +14,9 @@ export const SCHEMA_VERSION = 3;
  * The vec0 table is not here: its dimension is only known once an embedder is
  * bound (see bindEmbedder).
  */
+/** A unit that states a state or carries a user's supersession correction (migration 4's partial index). */
+export const STATE_UNIT_CONDITION = "(json_array_length(body, '$.context.states') > 0 OR json_type(body, '$.supersession') IS NOT NULL)";
+
 export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE IF NOT EXISTS meta (
@@ -108,6 +111,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX vec_log_ns_seq ON vec_log (namespace, seq);
   INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16)))) ON CONFLICT (key) DO NOTHING;
+  `,
+  // 4: the units that state a state or carry a supersession correction, by
+  // a partial index (listStateUnits): a few percent of a namespace, read
+  // without parsing every unit's JSON. The WHERE must stay the same text as
+  // STATE_UNIT_CONDITION, or the planner cannot use the index.
+  `
+  CREATE INDEX units_ns_state ON units (namespace, session_id, seq) WHERE ${STATE_UNIT_CONDITION};
   `,
 ];
 

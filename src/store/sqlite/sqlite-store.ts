@@ -24,7 +24,7 @@ import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js"
 import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
 import { sqliteFilter } from "./sqlite-filter.js";
 import { checkAppendable, unitNotInSession } from "../check-session-records.js";
-import { checkReadable, migrate } from "./schema.js";
+import { checkReadable, migrate, STATE_UNIT_CONDITION } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
@@ -605,6 +605,20 @@ class SqliteStore implements MemoryStore {
       `SELECT ${UNIT_COLUMNS} FROM ${units} WHERE ${where}
        ORDER BY ${order} LIMIT ? OFFSET ?`,
     ).all(...params) as UnitRow[];
+    return rows.map(toUnit);
+  }
+
+  /** Through the partial index units_ns_state: the namespace's other units are neither read nor parsed. */
+  async listStateUnits(namespace: string): Promise<MemoryUnit[]> {
+    this.assertOpen();
+    const rows = this.stmt(
+      `WITH stating AS (SELECT rowid, json_extract(body, '$.supersession.supersededBy') AS successor
+                        FROM units INDEXED BY units_ns_state WHERE namespace = ? AND ${STATE_UNIT_CONDITION})
+       SELECT ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION}
+       WHERE u.rowid IN (SELECT rowid FROM stating
+                         UNION SELECT n.rowid FROM stating t JOIN units n ON n.namespace = ? AND n.id = t.successor)
+       ORDER BY s.start_ms, u.session_id, u.seq`,
+    ).all(namespace, namespace) as UnitRow[];
     return rows.map(toUnit);
   }
 
