@@ -111,6 +111,21 @@ describe("ramem demo", { concurrency: 2 }, () => {
   });
 });
 
+describe("ramem reindex (SQLite)", () => {
+  test("a store whose namespaces are all below the index threshold reports that there is no index to build, as text and as JSON", async () => {
+    const db = join(dir, "reindex.db");
+    assert.equal((await ramem(["ingest", "--db", db, "--embedder", "hash", "--quiet", GARDEN])).code, 0);
+    const text = await ramem(["reindex", "--db", db, "--embedder", "hash"]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /no namespace has 20,000 units or more: every dense search is exact/);
+    const out = json(await ramem(["reindex", "--db", db, "--embedder", "hash", "--json", "--rebuild"]));
+    assert.deepEqual({ action: out.action, vectors: out.vectors, namespaces: out.namespaces }, { action: "none", vectors: 0, namespaces: [] });
+    const missing = await ramem(["reindex", "--db", join(dir, "no-such.db")]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /hint:/);
+  });
+});
+
 describe("ramem ingest", { concurrency: 2 }, () => {
   test("native JSON: prints units/s, then stats and recall see the units", async () => {
     const db = join(dir, "native.db");

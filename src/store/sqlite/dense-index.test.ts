@@ -117,6 +117,48 @@ describe("sqlite dense index (HNSW above the threshold)", () => {
     assert.deepEqual(indexFiles(path).filter((f) => f.endsWith(".hnsw")), []);
   });
 
+  it("buildDenseIndexes (ramem reindex) builds and writes the large namespaces' indexes before any search; later calls catch up and keep them", async () => {
+    const path = freshPath();
+    const store = await openSqliteStore(path, { annMinUnits: 50 });
+    const v = seededVector("probe");
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      for (let i = 0; i < 4; i++) {
+        const s = makeSession({ id: `s${i}`, startTime: `2023-05-0${i + 1}T10:00:00Z` });
+        await store.replaceSession(s, `h${i}`, makeRecords(s, 30));
+      }
+      const small = makeSession({ namespace: "ns-small", id: "s0" });
+      await store.replaceSession(small, "h", makeRecords(small, 5));
+      const seen: Array<[number, number, string]> = [];
+      const first = await store.buildDenseIndexes({ onProgress: (done, total, namespace) => seen.push([done, total, namespace]) });
+      assert.equal(first.action, "built");
+      assert.deepEqual(first.namespaces, [{ namespace: "ns-a", vectors: 120, built: true }], "the 5-unit namespace stays exact");
+      assert.deepEqual(seen.at(-1), [120, 120, "ns-a"]);
+      assert.ok(indexFiles(path).some((f) => f.endsWith(".hnsw")), "written before any search or close");
+      assert.equal((await store.buildDenseIndexes()).action, "up to date");
+      // Another handle's write: the next call applies it from the log instead of building again.
+      const other = await openSqliteStore(path, { annMinUnits: Number.MAX_SAFE_INTEGER });
+      const late = makeSession({ id: "late", startTime: "2023-06-01T10:00:00Z" });
+      await other.replaceSession(late, "h", [makeRecord(late, 0, { id: "late-0", embedding: v })]);
+      await other.close();
+      const caughtUp = await store.buildDenseIndexes();
+      assert.deepEqual(caughtUp.namespaces, [{ namespace: "ns-a", vectors: 121, built: false }]);
+      assert.equal((await store.buildDenseIndexes({ rebuild: true })).namespaces[0]!.built, true);
+      assert.equal(ids(await store.searchDense("ns-a", v, 1))[0], "late-0");
+      assert.deepEqual(ids(await store.searchDense("ns-a", v, 20)), await exactAnswer(path, v, 20));
+    } finally {
+      await store.close();
+    }
+    const fresh = await openSqliteStore(path, { annMinUnits: 10_000 });
+    try {
+      const none = await fresh.buildDenseIndexes();
+      assert.equal(none.action, "none");
+      assert.match(none.note ?? "", /10,000 units or more/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("stays out of the way below the threshold: no index, the exact answer", async () => {
     const path = freshPath();
     const store = await filled(path, { annMinUnits: 1000 });

@@ -22,6 +22,20 @@ const M = 16;
 const EF_CONSTRUCTION = 100;
 const EF_SEARCH = 800;
 
+/** What `ramem reindex` did on SQLite: per namespace at or above the threshold, its vectors and whether its index was built (else it was on disk and caught up). */
+export interface SqliteDenseIndexReport {
+  /** "built": at least one index was built from the stored vectors; "up to date": all were on disk; "none": no namespace is large enough to have one. */
+  action: "built" | "up to date" | "none";
+  vectors: number;
+  seconds: number;
+  namespaces: Array<{ namespace: string; vectors: number; built: boolean }>;
+  note?: string;
+}
+
+/** Called while an index is built: vectors added so far, of all to add. */
+export type BuildProgress = (done: number, total: number) => void;
+const PROGRESS_EVERY = 5_000;
+
 interface IndexMeta {
   /** The store file's id (meta.store_id): an index never serves another file, e.g. one copied over this path. */
   storeId: string;
@@ -72,6 +86,8 @@ export interface DenseIndexBinding {
  */
 export class SqliteDenseIndexes {
   private readonly loaded = new Map<string, LoadedIndex>();
+  /** Indexes built from the stored vectors so far (prepare reports whether it built one). */
+  private builds = 0;
   private readonly position: NamespaceLogPosition;
 
   constructor(
@@ -108,6 +124,24 @@ export class SqliteDenseIndexes {
     return result.neighbors.map((rowid, i) => ({ rowid, distance: result.distances[i]! }));
   }
 
+  /**
+   * Builds the namespace's index from its stored vectors now and writes it
+   * beside the database, instead of in the first search after the namespace
+   * grew past the threshold (100k units: ~2 min here, one core). `rebuild`
+   * builds it even when a fitting one is on disk. Null below the threshold.
+   */
+  prepare(namespace: string, binding: DenseIndexBinding, options: { rebuild?: boolean; onProgress?: BuildProgress } = {}): { vectors: number; built: boolean } | null {
+    const seq = this.position.latestSeq(namespace);
+    const count = this.position.unitCount(namespace, seq);
+    if (count < this.minUnits) return null;
+    const builds = this.builds;
+    const entry = options.rebuild ? this.build(namespace, binding, options.onProgress) : this.current(namespace, seq, count, binding, options.onProgress);
+    this.loaded.set(namespace, entry);
+    // Caught up from the log: written now, so the next process reads it whole.
+    if (entry.unsaved > 0) this.persist(namespace, entry, binding);
+    return { vectors: entry.labels.size, built: this.builds > builds };
+  }
+
   /** Writes the indexes changed since they were read or built (on close). */
   persistAll(binding: DenseIndexBinding | null): void {
     if (!binding) return;
@@ -115,10 +149,10 @@ export class SqliteDenseIndexes {
   }
 
   /** The index caught up to `seq`, from memory, disk or a rebuild. */
-  private current(namespace: string, seq: number, count: number, binding: DenseIndexBinding): LoadedIndex {
+  private current(namespace: string, seq: number, count: number, binding: DenseIndexBinding, onProgress?: BuildProgress): LoadedIndex {
     let entry = this.loaded.get(namespace) ?? this.read(namespace, seq, binding);
     if (entry && entry.seq < seq) this.catchUp(namespace, entry, seq, binding.dimensions);
-    if (!entry || entry.labels.size !== count) entry = this.build(namespace, binding);
+    if (!entry || entry.labels.size !== count) entry = this.build(namespace, binding, onProgress);
     this.loaded.set(namespace, entry);
     return entry;
   }
@@ -146,7 +180,7 @@ export class SqliteDenseIndexes {
   }
 
   /** From the stored vectors, read in one snapshot with the log position they are at. */
-  private build(namespace: string, binding: DenseIndexBinding): LoadedIndex {
+  private build(namespace: string, binding: DenseIndexBinding, onProgress?: BuildProgress): LoadedIndex {
     const { seq, rows } = this.db.transaction(() => ({
       seq: this.position.latestSeq(namespace),
       rows: this.db.prepare("SELECT u.rowid AS rowid, v.embedding AS embedding FROM units u JOIN vec v ON v.rowid = u.rowid WHERE u.namespace = ?").all(namespace) as Array<{
@@ -154,13 +188,16 @@ export class SqliteDenseIndexes {
         embedding: Buffer;
       }>,
     }))();
+    this.builds++;
     const index = new hnswlib.HierarchicalNSW("cosine", binding.dimensions);
     index.initIndex({ maxElements: Math.max(1024, Math.ceil(rows.length * 1.25)), m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 42 });
     const labels = new Set<number>();
-    for (const r of rows) {
+    for (const [i, r] of rows.entries()) {
       index.addPoint(Array.from(toVector(r.embedding, binding.dimensions)), r.rowid);
       labels.add(r.rowid);
+      if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, rows.length);
     }
+    if (rows.length % PROGRESS_EVERY !== 0 || rows.length === 0) onProgress?.(rows.length, rows.length);
     const entry: LoadedIndex = { index, seq, labels, unsaved: rows.length, deletions: 0 };
     this.persist(namespace, entry, binding);
     return entry;

@@ -30,7 +30,7 @@ import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../sessio
 import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
-import { ANN_MIN_UNITS, SqliteDenseIndexes } from "./dense-index.js";
+import { ANN_MIN_UNITS, SqliteDenseIndexes, type SqliteDenseIndexReport } from "./dense-index.js";
 import { SqliteLexicalIndexes } from "./lexical-index.js";
 import { stemmer } from "stemmer";
 
@@ -51,7 +51,17 @@ type SessionRow = SessionRowOf<string>;
 
 type Binding = EmbedderBinding;
 
-export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Promise<MemoryStore> {
+/** The SQLite store: the contract, and the build of its approximate dense indexes (`ramem reindex`). */
+export interface SqliteMemoryStore extends MemoryStore {
+  buildDenseIndexes(options?: { rebuild?: boolean; onProgress?: (done: number, total: number, namespace: string) => void }): Promise<SqliteDenseIndexReport>;
+}
+
+/** True for a store opened by openSqliteStore (the CLI's `reindex` asks). */
+export function isSqliteMemoryStore(store: MemoryStore): store is SqliteMemoryStore {
+  return store.dialect === "sqlite" && typeof (store as Partial<SqliteMemoryStore>).buildDenseIndexes === "function";
+}
+
+export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Promise<SqliteMemoryStore> {
   return SqliteStore.open(path, opts);
 }
 
@@ -110,7 +120,7 @@ function clampLimit(limit: number | undefined, fallback: number): number {
   return Math.max(0, Math.floor(limit));
 }
 
-class SqliteStore implements MemoryStore {
+class SqliteStore implements SqliteMemoryStore {
   readonly specificationVersion = "v1" as const;
   readonly dialect = "sqlite";
   readonly location: string;
@@ -840,6 +850,35 @@ class SqliteStore implements MemoryStore {
       complete: false,
       note: "another connection (a process reading this file) kept the WAL from being checkpointed: deleted text may remain in the -wal file until it closes; forget again (or run any forget with --purge) once it has",
     };
+  }
+
+  /**
+   * Builds the HNSW index of every namespace at or above the index threshold
+   * now (`ramem reindex`), so that no recall pays for it: a search builds a
+   * missing one itself, and at 100k units that first search took ~2 min here.
+   * Without `rebuild`, an index already on disk is caught up from the log and
+   * kept; with it, every index is built again from the stored vectors.
+   */
+  async buildDenseIndexes(options: { rebuild?: boolean; onProgress?: (done: number, total: number, namespace: string) => void } = {}): Promise<SqliteDenseIndexReport> {
+    this.assertWritable();
+    const started = performance.now();
+    const bound = this.binding();
+    const namespaces: SqliteDenseIndexReport["namespaces"] = [];
+    if (bound) {
+      for (const namespace of await this.listNamespaces()) {
+        const done = this.dense.prepare(namespace, { ...bound, storeId: this.storeId() }, {
+          ...(options.rebuild ? { rebuild: true } : {}),
+          ...(options.onProgress ? { onProgress: (d: number, t: number) => options.onProgress!(d, t, namespace) } : {}),
+        });
+        if (done) namespaces.push({ namespace, ...done });
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const vectors = namespaces.reduce((sum, n) => sum + n.vectors, 0);
+    if (!namespaces.length) {
+      return { action: "none", vectors: 0, seconds, namespaces, note: `no namespace has ${this.annMinUnits.toLocaleString("en-US")} units or more: every dense search is exact, there is no index to build` };
+    }
+    return { action: namespaces.some((n) => n.built) ? "built" : "up to date", vectors, seconds, namespaces };
   }
 
   async listNamespaces(): Promise<string[]> {
