@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { Command, Option } from "commander";
 import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
 import { createProgress } from "../progress.js";
+import { isSqliteMemoryStore } from "../../store/sqlite/sqlite-store.js";
 import { readConversationFile, type FormatName } from "../../formats/conversation-file.js";
 import { ANCHORER_NAMES, type AnchorerName } from "../../open-memory.js";
 import { cliOut, cliErr } from "../io.js";
@@ -50,14 +51,24 @@ export function ingestCommand(): Command {
         const namespaces = [...new Set(sessions.map((s) => s.session.namespace))];
         const rate = result.unitsWritten / Math.max(result.seconds, 1e-6);
         const turnRate = result.turns / Math.max(result.seconds, 1e-6);
+        // A namespace that grew past the HNSW threshold gets its index now, not in the first recall (SQLite builds it lazily otherwise).
+        const store = memory.store;
+        const denseIndex =
+          result.unitsWritten > 0 && isSqliteMemoryStore(store)
+            ? await store.buildDenseIndexes({ namespaces, onProgress: (done, total, namespace) => progress.update(done, total, `dense index of ${namespace}`, "vectors") }).finally(() => progress.stop())
+            : null;
+        const built = denseIndex?.namespaces.filter((n) => n.built) ?? [];
         if (opts.json) {
-          cliOut(`${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, turnsPerSecond: turnRate, embedderThreads: opts.threads, droppedEvidence: report.dropped.length })}\n`);
+          cliOut(
+            `${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, turnsPerSecond: turnRate, embedderThreads: opts.threads, droppedEvidence: report.dropped.length, ...(built.length ? { denseIndexesBuilt: built, denseIndexSeconds: denseIndex!.seconds } : {}) })}\n`,
+          );
         } else {
           cliOut(
             `ingested ${result.sessions} sessions (${result.sessionsUnchanged} unchanged), ${result.turns} turns → ${result.unitsWritten} units written ` +
               `in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} units/s, ${turnRate.toFixed(1)} turns/s)\n` +
               `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n` +
-              (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : ""),
+              (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : "") +
+              (built.length ? `dense index built for ${built.map((n) => `${n.namespace} (${n.vectors} vectors)`).join(", ")} in ${denseIndex!.seconds.toFixed(1)} s\n` : ""),
           );
           for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) cliErr(`warning: ${w}\n`);
         }

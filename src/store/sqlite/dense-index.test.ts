@@ -136,6 +136,7 @@ describe("sqlite dense index (HNSW above the threshold)", () => {
       assert.deepEqual(seen.at(-1), [120, 120, "ns-a"]);
       assert.ok(indexFiles(path).some((f) => f.endsWith(".hnsw")), "written before any search or close");
       assert.equal((await store.buildDenseIndexes()).action, "up to date");
+      assert.deepEqual((await store.buildDenseIndexes({ namespaces: ["ns-small"] })).namespaces, [], "only the namespaces asked for (ramem ingest: the ones it wrote)");
       // Another handle's write: the next call applies it from the log instead of building again.
       const other = await openSqliteStore(path, { annMinUnits: Number.MAX_SAFE_INTEGER });
       const late = makeSession({ id: "late", startTime: "2023-06-01T10:00:00Z" });

@@ -53,7 +53,15 @@ type Binding = EmbedderBinding;
 
 /** The SQLite store: the contract, and the build of its approximate dense indexes (`ramem reindex`). */
 export interface SqliteMemoryStore extends MemoryStore {
-  buildDenseIndexes(options?: { rebuild?: boolean; onProgress?: (done: number, total: number, namespace: string) => void }): Promise<SqliteDenseIndexReport>;
+  buildDenseIndexes(options?: BuildDenseIndexesOptions): Promise<SqliteDenseIndexReport>;
+}
+
+export interface BuildDenseIndexesOptions {
+  /** Only these namespaces (default: every one). */
+  namespaces?: readonly string[];
+  /** Build each index again from the stored vectors, even one on disk that is current. */
+  rebuild?: boolean;
+  onProgress?: (done: number, total: number, namespace: string) => void;
 }
 
 /** True for a store opened by openSqliteStore (the CLI's `reindex` asks). */
@@ -859,13 +867,13 @@ class SqliteStore implements SqliteMemoryStore {
    * Without `rebuild`, an index already on disk is caught up from the log and
    * kept; with it, every index is built again from the stored vectors.
    */
-  async buildDenseIndexes(options: { rebuild?: boolean; onProgress?: (done: number, total: number, namespace: string) => void } = {}): Promise<SqliteDenseIndexReport> {
+  async buildDenseIndexes(options: BuildDenseIndexesOptions = {}): Promise<SqliteDenseIndexReport> {
     this.assertWritable();
     const started = performance.now();
     const bound = this.binding();
     const namespaces: SqliteDenseIndexReport["namespaces"] = [];
     if (bound) {
-      for (const namespace of await this.listNamespaces()) {
+      for (const namespace of options.namespaces ?? (await this.listNamespaces())) {
         const done = this.dense.prepare(namespace, { ...bound, storeId: this.storeId() }, {
           ...(options.rebuild ? { rebuild: true } : {}),
           ...(options.onProgress ? { onProgress: (d: number, t: number) => options.onProgress!(d, t, namespace) } : {}),
