@@ -264,6 +264,19 @@ class PostgresStore implements PostgresMemoryStore {
     return sessions;
   }
 
+  /**
+   * namespace_version's value (schema 8): a new one from a sequence for every
+   * statement that writes the namespace's units or sessions, in any process;
+   * "0" for a namespace that holds nothing.
+   */
+  async namespaceVersion(namespace: string): Promise<string> {
+    const { rows } = await this.q<{ version: string }>(
+      "SELECT coalesce((SELECT version FROM namespace_version WHERE namespace = $1), 0)::text AS version",
+      [namespace],
+    );
+    return rows[0]!.version;
+  }
+
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
     this.assertOpen();
     const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(session, units), contentHash }]);
@@ -617,7 +630,7 @@ class PostgresStore implements PostgresMemoryStore {
     }
     // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
     const { rows } = await this.q<{ name: string }>(
-      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'namespace_sessions_version', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'namespace_sessions_version', 'namespace_version', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
     );
     const steps: string[] = [];
     for (const { name } of rows) {
