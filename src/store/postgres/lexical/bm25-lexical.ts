@@ -57,8 +57,11 @@ export const PRUNE_MIN_UNITS = 5_000;
  * only decides which terms are not all stop words). Lexemes are compared as
  * text, so no user text is parsed as tsquery syntax.
  *
- * Cost: a primary-key range scan of the postings of each query lexeme, summed
- * per unit; units and sessions are joined only for the best `limit` (and the
+ * This is the complete statement: a primary-key range scan (index-only since
+ * schema 8) of the postings of each query lexeme, summed per unit. Unfiltered
+ * searches of several terms first try to answer without summing every
+ * posting, with the same result (createBm25Lexical's `pruning`:
+ * bm25-all-terms.ts, bm25-max-score.ts). Units and sessions are joined only for the best `limit` (and the
  * units tied with the last of them, which the conversation order sorts).
  * In a namespace of PRUNE_MIN_UNITS units or more, a term whose lexemes are
  * each in half of its units or more (namespace_terms: one row per lexeme) is
