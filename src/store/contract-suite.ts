@@ -696,6 +696,53 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
       });
     });
 
+    describe("namespaceVersion (optional)", () => {
+      it("stays through reads and moves with every kind of write to the namespace, units alone included", async () => {
+        const store = await open();
+        try {
+          // Optional in v1: without it the pipeline reads the namespace's sessions on every recall.
+          if (!store.namespaceVersion) return;
+          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+          const ns = "ns-a";
+          const empty = await store.namespaceVersion(ns);
+          const s1 = makeSession({ id: "s1" });
+          const seen = new Set<string>([empty]);
+          const moved = async (what: string) => {
+            const v = await store.namespaceVersion!(ns);
+            assert.ok(!seen.has(v), `${what}: the version moved (${v})`);
+            seen.add(v);
+            return v;
+          };
+          await store.replaceSession(s1, "h1", makeRecords(s1, 3));
+          const written = await moved("replaceSession");
+          await store.listSessions(ns);
+          await store.listUnits(ns);
+          await store.searchLexical(ns, ["ordinary"], 5);
+          await store.searchDense(ns, seededVector("q"), 5);
+          assert.equal(await store.namespaceVersion(ns), written, "reads leave it");
+          await store.appendUnits(s1, "h2", makeRecords(s1, 5).slice(3), { expectedHash: "h1" });
+          await moved("appendUnits");
+          const [first] = await store.listUnits(ns);
+          // A correction writes the unit alone, not its session row.
+          await store.updateUnits(ns, s1.id, "h3", [{ unit: { ...first!, content: "corrected text" }, embedding: seededVector("c") }], { expectedHash: "h2" });
+          await moved("updateUnits");
+          await store.deleteUnit(ns, first!.id);
+          await moved("deleteUnit");
+          const s2 = makeSession({ id: "s2", startTime: "2023-05-09T13:00:00Z" });
+          await store.replaceSession(s2, "hs2", makeRecords(s2, 2));
+          await moved("a second session");
+          await store.deleteSession(ns, s2.id);
+          await moved("deleteSession");
+          const before = await store.namespaceVersion(ns);
+          await store.deleteNamespace(ns);
+          // Empty again: it may read as it did before the first write (an empty namespace is the same whatever was forgotten).
+          assert.notEqual(await store.namespaceVersion(ns), before, "deleteNamespace: the version moved");
+        } finally {
+          await store.close();
+        }
+      });
+    });
+
     describe("getUnits", () => {
       it("keeps the order asked and drops unknown ids", async () => {
         await withStore(async (store) => {

@@ -239,7 +239,8 @@ export interface MemoryStore {
   /**
    * Optional (additive to v1): a token that is the same on two calls of one handle only if
    * nothing of the namespace was written in between — by this handle or any
-   * other process (a write elsewhere may change it too). Lets a caller keep
+   * other process (a write elsewhere may change it too) — or the namespace
+   * is empty both times (PostgreSQL: "0"). Lets a caller keep
    * what it derived from the whole namespace (the session list, the states)
    * across recalls instead of reading it again each time. A dialect without
    * it is read each time.

@@ -99,7 +99,9 @@ export function createPool(target: PostgresTarget, opts: PoolOptions): pg.Pool {
     idleTimeoutMillis: 10_000,
     // Set at connection start, so every query of every pooled client sees the same schema.
     // Names are checked plain identifiers (checkSchemaName), so no quoting is needed.
-    options: `-c search_path=${opts.searchPath.join(",")}`,
+    // JIT off: ramem's statements are short, and a chain of CTEs (BM25 by
+    // MaxScore) gets row estimates so far off that JIT compiled it for seconds.
+    options: `-c search_path=${opts.searchPath.join(",")} -c jit=off`,
     application_name: "ramem",
   });
   // An idle client losing its server emits 'error' on the pool; unhandled it

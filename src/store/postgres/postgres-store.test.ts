@@ -14,6 +14,7 @@ import { Memory } from "../../memory.js";
 import { createHashEmbedder } from "../../providers/hash-embedder.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
 import { createTsRankLexical } from "./lexical/ts-rank-lexical.js";
+import { seededRandom } from "../../util/seeded-random.js";
 
 const isCode = (code: string) => (e: unknown) => {
   assert.ok(e instanceof RamemError, `expected RamemError, got ${String(e)}`);
@@ -21,8 +22,22 @@ const isCode = (code: string) => (e: unknown) => {
   return true;
 };
 
-/** Undoes migration 7: the postings' and vectors' foreign keys back, the units delete trigger and the sessions version gone. */
-const BACK_TO_SCHEMA_6 = `DROP TRIGGER units_rows_delete ON units; DROP FUNCTION ramem_unit_rows_remove();
+/** Undoes migration 8: the postings' key without its included columns, no term maxima, no namespace version. */
+const BACK_TO_SCHEMA_7 = `DROP TRIGGER units_version_insert ON units; DROP TRIGGER units_version_update ON units; DROP TRIGGER units_version_delete ON units;
+  DROP TRIGGER sessions_namespace_version_insert ON sessions; DROP TRIGGER sessions_namespace_version_update ON sessions; DROP TRIGGER sessions_namespace_version_delete ON sessions;
+  DROP FUNCTION ramem_namespace_changed(); DROP TABLE namespace_version; DROP SEQUENCE namespace_version_seq;
+  CREATE OR REPLACE FUNCTION ramem_terms_add() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    INSERT INTO namespace_terms AS t (namespace, lexeme, docs) SELECT namespace, lexeme, count(*) FROM added GROUP BY namespace, lexeme
+    ON CONFLICT (namespace, lexeme) DO UPDATE SET docs = t.docs + excluded.docs;
+    RETURN NULL;
+  END $fn$;
+  ALTER TABLE namespace_terms DROP COLUMN max_tf_content, DROP COLUMN max_tf_cue, DROP COLUMN min_doc_len;
+  ALTER TABLE unit_terms DROP CONSTRAINT unit_terms_pkey, ADD CONSTRAINT unit_terms_pkey PRIMARY KEY (namespace, lexeme, unit_id);
+  UPDATE meta SET value = '7' WHERE key = 'schema_version';`;
+
+/** Undoes migrations 8 and 7: the postings' and vectors' foreign keys back, the units delete trigger and the sessions version gone. */
+const BACK_TO_SCHEMA_6 = `${BACK_TO_SCHEMA_7} DROP TRIGGER units_rows_delete ON units; DROP FUNCTION ramem_unit_rows_remove();
   DROP TRIGGER sessions_version_insert ON sessions; DROP TRIGGER sessions_version_update ON sessions; DROP TRIGGER sessions_version_delete ON sessions;
   DROP FUNCTION ramem_sessions_changed(); DROP TABLE namespace_sessions_version; DROP SEQUENCE namespace_sessions_version_seq;
   ALTER TABLE unit_terms ADD CONSTRAINT unit_terms_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
@@ -62,10 +77,10 @@ describeWithPostgres("postgres store", (url) => {
       await c.connect();
       try {
         const files = async () =>
-          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','namespace_sessions_version','unit_history']) t`)).rows;
+          (await c.query<{ t: string; f: string }>(`SELECT t, pg_relation_filenode(('"${schema}".' || t)::regclass)::text AS f FROM unnest(ARRAY['units','sessions','unit_terms','namespace_terms','unit_vectors','namespace_sessions_version','namespace_version','unit_history']) t`)).rows;
         const before = await files();
         const purged = await store.scrubDeleted({ vacuum: true });
-        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_sessions_version", "vacuum full namespace_terms", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
+        assert.deepEqual(purged.steps.sort(), ["vacuum full namespace_sessions_version", "vacuum full namespace_terms", "vacuum full namespace_version", "vacuum full sessions", "vacuum full unit_history", "vacuum full unit_terms", "vacuum full unit_vectors", "vacuum full units"]);
         const after = await files();
         for (const b of before) assert.notEqual(after.find((a) => a.t === b.t)?.f, b.f, `${b.t} was not rewritten`);
         const dead = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".units`);
@@ -309,6 +324,7 @@ describeWithPostgres("postgres store", (url) => {
       await b.deleteNamespace("ns-a");
       assert.deepEqual(await a.listSessions("ns-a"), []);
       assert.equal((await raw.query("SELECT 1 FROM namespace_sessions_version WHERE namespace = 'ns-a'")).rowCount, 0, "a forgotten namespace leaves no row");
+      assert.equal((await raw.query("SELECT 1 FROM namespace_version WHERE namespace = 'ns-a'")).rowCount, 0, "nor a namespace version");
       await b.replaceSession(s1, "h4", makeRecords(s1, 1));
       assert.deepEqual((await a.listSessions("ns-a")).map((s) => [s.id, s.contentHash]), [["s1", "h4"]]);
     } finally {
@@ -523,6 +539,96 @@ describeWithPostgres("postgres store", (url) => {
     });
   });
 
+  it("namespaceVersion moves with another handle's write, and a correction's (units alone), not with another namespace's", async () => {
+    const schema = uniqueSchema();
+    const store = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
+    const other = await openPostgresStore(url, { schema, maxConnections: 1 });
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      const s = makeSession();
+      await store.replaceSession(s, "h", makeRecords(s, 2));
+      const version = await store.namespaceVersion!("ns-a");
+      const b = makeSession({ namespace: "ns-b" });
+      await other.replaceSession(b, "hb", makeRecords(b, 2));
+      assert.equal(await store.namespaceVersion!("ns-a"), version, "another namespace's write");
+      const [first] = await other.listUnits("ns-a");
+      await other.updateUnits("ns-a", s.id, "h2", [{ unit: { ...first!, content: "corrected" }, embedding: seededVector("c") }], { expectedHash: "h" });
+      assert.notEqual(await store.namespaceVersion!("ns-a"), version, "another handle's correction");
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
+  it("BM25 pruned (all terms first, MaxScore probing or joining): the same hits and scores as every posting summed", async () => {
+    // Words of falling frequency (a Zipf-like mix), repeated in some units and in cues, units of varying length:
+    // the common words' postings are left to probes once the rare ones have found `limit` units.
+    const rnd = seededRandom(7);
+    const vocabulary = Array.from({ length: 40 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+    const word = () => vocabulary[Math.floor(vocabulary.length * rnd() ** 2.2)]!;
+    const text = (n: number) => Array.from({ length: n }, word).join(" ");
+    const pairs = Array.from({ length: 12 }, (_, i) => [vocabulary[8 + i]!, vocabulary[20 + ((i * 7) % 20)]!]);
+    const schema = uniqueSchema();
+    const complete = await openPostgresStore(url, { schema, maxConnections: 2, lexical: createBm25Lexical({ pruning: "none" }) });
+    try {
+      await complete.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      for (let si = 0; si < 6; si++) {
+        const s = makeSession({ id: `s${si}`, startTime: `2023-05-0${si + 1}T13:00:00Z` });
+        // Units of one session share their start: the ties are ordered by session id and seq.
+        // Every fifth unit holds a pair of words twice, the queries' best: the case where only units holding every term can win.
+        const planted = (i: number) => (i % 5 ? "" : `${pairs[(si * 10 + i / 5) % pairs.length]!.join(" ")} `.repeat(2));
+        await complete.replaceSession(s, `h${si}`, Array.from({ length: 50 }, (_, i) => makeRecord(s, i, { content: planted(i) + text(4 + Math.floor(rnd() * 10)), cue: rnd() < 0.3 ? text(2) : "" })));
+      }
+      const raw = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+      await raw.connect();
+      await raw.query("ANALYZE").finally(() => raw.end());
+      const queries = [...Array.from({ length: 40 }, (_, i) => Array.from({ length: 2 + (i % 4) }, word)), ...pairs, ...pairs.map((p) => [...p, word()])];
+      queries.push(["wbax", "waax", "no-such-word"], ["waax", "waax"], ["zzz", "yyy"]);
+      const configurations: Array<{ pruning: "all-terms" | "max-score"; probeRatio?: number }> = [
+        { pruning: "all-terms" },
+        // Every candidate's postings joined, probed one by one, and the default choice between the two.
+        ...[0, 1e9, undefined].map((probeRatio) => ({ pruning: "max-score" as const, ...(probeRatio === undefined ? {} : { probeRatio }) })),
+      ];
+      for (const configuration of configurations) {
+        let pruned = 0;
+        let searches = 0;
+        const maxScore = await openPostgresStore(url, {
+          schema, maxConnections: 2,
+          lexical: createBm25Lexical({
+            ...configuration,
+            onSearch: (info) => {
+              searches++;
+              if (info.path === "all-terms" || (info.postingsRead ?? Infinity) < (info.postingsAll ?? 0)) pruned++;
+            },
+          }),
+        });
+        try {
+          for (const words of queries) {
+            for (const limit of [1, 3, 10, 100]) {
+              const got = await maxScore.searchLexical("ns-a", words, limit);
+              const want = await complete.searchLexical("ns-a", words, limit);
+              const what = `${words.join(" ")} limit ${limit} ${JSON.stringify(configuration)}`;
+              assert.deepEqual(got.map((h) => [h.id, h.rank]), want.map((h) => [h.id, h.rank]), what);
+              // To the last bit where both add a unit's parts in term order (as the complete statement does when it
+              // reads postings term by term, its plan on analyzed tables); 1e-12 allows for a plan that does not.
+              got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i]!.score) <= 1e-12 * want[i]!.score, `${what}: ${h.score} vs ${want[i]!.score}`));
+            }
+          }
+        } finally {
+          await maxScore.close();
+        }
+        // The fixture is one where each way leaves postings unsummed (all-terms: only for the planted pairs at small limits).
+        const least = configuration.pruning === "all-terms" ? 10 : searches / 4;
+        assert.ok(searches > 100 && pruned >= least, `${JSON.stringify(configuration)}: ${pruned} of ${searches} searches pruned`);
+      }
+    } finally {
+      await complete.close();
+      const raw = new pg.Client({ connectionString: url });
+      await raw.connect();
+      await raw.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => raw.end());
+    }
+  });
+
   /** A schema holding one session written by this ramem (then `fill`), its store closed, and a client on it to turn it into an older schema. */
   async function writtenAndClosed<T>(records: (s: Session) => UnitRecord[], fill: (store: MemoryStore) => Promise<T>) {
     const schema = uniqueSchema();
@@ -541,6 +647,35 @@ describeWithPostgres("postgres store", (url) => {
       await store.close();
     }
   }
+
+  it("migrates a schema-7 store: each term's maxima from its postings, the postings' key covering them, a namespace version", async () => {
+    const records = (s: Session) => Array.from({ length: 6 }, (_, i) => makeRecord(s, i, { content: `tide ${"harbour ".repeat(i % 3)}lantern ${"x".repeat(i + 1)}`, cue: i % 2 ? "harbour harbour" : "" }));
+    const { schema, raw } = await writtenAndClosed(records, async (store) => store.searchLexical("ns-a", ["harbour", "lantern"], 3));
+    try {
+      await raw.query(BACK_TO_SCHEMA_7);
+      const again = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2 });
+      try {
+        const { rows } = await raw.query<{ bad: string }>(
+          `SELECT count(*)::text AS bad FROM namespace_terms t JOIN (SELECT namespace, lexeme, max(tf_content) AS c, max(tf_cue) AS q, min(doc_len) AS l FROM unit_terms GROUP BY 1, 2) x USING (namespace, lexeme)
+           WHERE t.max_tf_content IS DISTINCT FROM x.c OR t.max_tf_cue IS DISTINCT FROM x.q OR t.min_doc_len IS DISTINCT FROM x.l`,
+        );
+        assert.equal(rows[0]!.bad, "0");
+        const key = await raw.query<{ def: string }>("SELECT pg_get_indexdef('unit_terms_pkey'::regclass) AS def");
+        assert.match(key.rows[0]!.def, /INCLUDE \(tf_content, tf_cue, doc_len\)/);
+        assert.notEqual(await again.namespaceVersion!("ns-a"), "0");
+        const complete = await openPostgresStore(url, { schema, maxConnections: 1, lexical: createBm25Lexical({ pruning: "none" }) });
+        try {
+          assert.deepEqual(await again.searchLexical("ns-a", ["harbour", "lantern"], 3), await complete.searchLexical("ns-a", ["harbour", "lantern"], 3));
+        } finally {
+          await complete.close();
+        }
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await raw.end();
+    }
+  });
 
   it("migrates a schema-6 store (postings with a foreign key): the key goes, a deleted unit's postings still go with it", async () => {
     const { schema, raw, s } = await writtenAndClosed((s) => makeRecords(s, 4), async () => undefined);

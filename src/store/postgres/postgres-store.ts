@@ -33,7 +33,7 @@ import { SessionListCache } from "./session-list-cache.js";
 import type { DenseSearchInfo } from "./dense-search-info.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
-import { HNSW_MAX_DIMS, migrate, postingsInsert, vectorTableDdl } from "./schema.js";
+import { HNSW_MAX_DIMS, migrate, postingsInsert, STATE_UNIT_CONDITION, vectorTableDdl } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
@@ -262,6 +262,19 @@ class PostgresStore implements PostgresMemoryStore {
     const sessions = rows.map(toStoredSession);
     this.sessionLists.set(namespace, version, sessions);
     return sessions;
+  }
+
+  /**
+   * namespace_version's value (schema 8): a new one from a sequence for every
+   * statement that writes the namespace's units or sessions, in any process;
+   * "0" for a namespace that holds nothing.
+   */
+  async namespaceVersion(namespace: string): Promise<string> {
+    const { rows } = await this.q<{ version: string }>(
+      "SELECT coalesce((SELECT version FROM namespace_version WHERE namespace = $1), 0)::text AS version",
+      [namespace],
+    );
+    return rows[0]!.version;
   }
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
@@ -496,22 +509,11 @@ class PostgresStore implements PostgresMemoryStore {
     return new Map(rows.map((r) => [r.after, toUnit(r)]));
   }
 
-  /**
-   * One scan of the namespace's bodies in the server: no index (yet), but the
-   * other units are neither sent nor parsed here. The LIKEs come first because
-   * a json body is parsed again by every operator on it, and they pass only
-   * the bodies that can hold the key (JSON.stringify writes it as `"states":[{`;
-   * a quote inside a string value is escaped, so no text can fake it); the
-   * json test after them decides.
-   */
+  /** Through the partial index units_ns_state (schema 9): the namespace's other units are neither read nor sent. */
   async listStateUnits(namespace: string): Promise<MemoryUnit[]> {
     this.assertOpen();
     const { rows } = await this.q<UnitRow>(
-      `WITH stating AS (SELECT id, body #>> '{supersession,supersededBy}' AS successor FROM units
-                        WHERE namespace = $1
-                          AND ((body::text LIKE '%"states":[{%'
-                                AND CASE WHEN json_typeof(body #> '{context,states}') = 'array' THEN json_array_length(body #> '{context,states}') > 0 ELSE false END)
-                               OR (body::text LIKE '%"supersession":%' AND json_typeof(body -> 'supersession') IS NOT NULL)))
+      `WITH stating AS (SELECT id, body #>> '{supersession,supersededBy}' AS successor FROM units WHERE namespace = $1 AND ${STATE_UNIT_CONDITION})
        SELECT ${UNIT_COLUMNS} FROM ${UNITS_WITH_SESSION}
        WHERE u.namespace = $1 AND u.id IN (SELECT id FROM stating UNION SELECT successor FROM stating WHERE successor IS NOT NULL)
        ORDER BY s.start_at, u.session_id COLLATE "C", u.seq`,
@@ -641,7 +643,7 @@ class PostgresStore implements PostgresMemoryStore {
     }
     // VACUUM cannot run in a transaction: each on the pool, in autocommit. FULL rewrites the table (and its indexes and TOAST) into new files.
     const { rows } = await this.q<{ name: string }>(
-      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'namespace_sessions_version', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
+      "SELECT t AS name FROM unnest(ARRAY['unit_terms', 'namespace_terms', 'unit_vectors', 'units', 'sessions', 'namespace_sessions_version', 'namespace_version', 'unit_history']) AS t WHERE to_regclass(t) IS NOT NULL",
     );
     const steps: string[] = [];
     for (const { name } of rows) {

@@ -3,7 +3,7 @@ import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
 import { HNSW_INDEX_DEFINITION } from "./dense-index.js";
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 9;
 
 /**
  * Fills unit_terms from the `lexemes` of the rows `$UNITS u` holds (the units
@@ -42,6 +42,17 @@ const POSTINGS_SELECT_V3 = `
  * `unit_vectors` is not here: its dimension is only known once an embedder is
  * bound (see createVectorTable).
  */
+/**
+ * A unit that states a state or carries a user's supersession correction
+ * (migration 9's partial index). The LIKEs come first because a json body is
+ * parsed again by every operator on it, and they pass only the bodies that
+ * can hold the key (JSON.stringify writes it as `"states":[{`; a quote inside
+ * a string value is escaped, so no text can fake it); the json test decides.
+ */
+export const STATE_UNIT_CONDITION =
+  `((body::text LIKE '%"states":[{%' AND CASE WHEN json_typeof(body #> '{context,states}') = 'array' THEN json_array_length(body #> '{context,states}') > 0 ELSE false END)` +
+  ` OR (body::text LIKE '%"supersession":%' AND json_typeof(body -> 'supersession') IS NOT NULL))`;
+
 const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE sessions (
@@ -277,6 +288,70 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER sessions_version_insert AFTER INSERT ON sessions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_sessions_changed();
   CREATE TRIGGER sessions_version_update AFTER UPDATE ON sessions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_sessions_changed();
   CREATE TRIGGER sessions_version_delete AFTER DELETE ON sessions REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_sessions_changed();
+  `,
+  // 8: BM25 by MaxScore (lexical/bm25-max-score.ts) and a namespace version.
+  // The postings' primary key carries what a posting is scored from, so both
+  // reading a term's postings and probing one unit's are index-only scans (a
+  // heap page per posting was most of a scan's time). namespace_terms keeps,
+  // per lexeme, its largest tf in content and in the cue and the shortest
+  // unit it is in: each term's upper bound. Inserts raise and lower them;
+  // deletes leave them (an old maximum still bounds what is left), and a
+  // lexeme's row goes with its last posting as before. namespace_version
+  // moves on every statement that writes a namespace's units or session rows
+  // (a correction writes units alone), from one sequence, so a store handle
+  // can keep what it derived from the namespace (namespaceVersion); its row
+  // goes with the namespace's last unit and session.
+  `
+  ALTER TABLE unit_terms DROP CONSTRAINT unit_terms_pkey,
+    ADD CONSTRAINT unit_terms_pkey PRIMARY KEY (namespace, lexeme, unit_id) INCLUDE (tf_content, tf_cue, doc_len);
+  ALTER TABLE namespace_terms ADD COLUMN max_tf_content integer, ADD COLUMN max_tf_cue integer, ADD COLUMN min_doc_len integer;
+  UPDATE namespace_terms t SET max_tf_content = x.tf_content, max_tf_cue = x.tf_cue, min_doc_len = x.doc_len
+    FROM (SELECT namespace, lexeme, max(tf_content) AS tf_content, max(tf_cue) AS tf_cue, min(doc_len) AS doc_len FROM unit_terms GROUP BY namespace, lexeme) x
+    WHERE t.namespace = x.namespace AND t.lexeme = x.lexeme;
+  CREATE OR REPLACE FUNCTION ramem_terms_add() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    INSERT INTO namespace_terms AS t (namespace, lexeme, docs, max_tf_content, max_tf_cue, min_doc_len)
+      SELECT namespace, lexeme, count(*), max(tf_content), max(tf_cue), min(doc_len) FROM added GROUP BY namespace, lexeme
+    ON CONFLICT (namespace, lexeme) DO UPDATE SET docs = t.docs + excluded.docs,
+      max_tf_content = greatest(t.max_tf_content, excluded.max_tf_content),
+      max_tf_cue = greatest(t.max_tf_cue, excluded.max_tf_cue),
+      min_doc_len = least(t.min_doc_len, excluded.min_doc_len);
+    RETURN NULL;
+  END $fn$;
+
+  CREATE SEQUENCE namespace_version_seq;
+  CREATE TABLE namespace_version (
+    namespace text   NOT NULL PRIMARY KEY,
+    version   bigint NOT NULL
+  );
+  INSERT INTO namespace_version SELECT namespace, nextval('namespace_version_seq') FROM (SELECT namespace FROM sessions UNION SELECT namespace FROM units) n;
+  CREATE FUNCTION ramem_namespace_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    INSERT INTO namespace_version AS v (namespace, version)
+      SELECT namespace, nextval('namespace_version_seq') FROM (SELECT DISTINCT namespace FROM changed) c
+    ON CONFLICT (namespace) DO UPDATE SET version = excluded.version;
+    IF TG_OP = 'DELETE' THEN
+      DELETE FROM namespace_version v USING (SELECT DISTINCT namespace FROM changed) c
+        WHERE v.namespace = c.namespace
+          AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.namespace = c.namespace)
+          AND NOT EXISTS (SELECT 1 FROM units u WHERE u.namespace = c.namespace);
+    END IF;
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER units_version_insert AFTER INSERT ON units REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_namespace_changed();
+  CREATE TRIGGER units_version_update AFTER UPDATE ON units REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_namespace_changed();
+  CREATE TRIGGER units_version_delete AFTER DELETE ON units REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_namespace_changed();
+  CREATE TRIGGER sessions_namespace_version_insert AFTER INSERT ON sessions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_namespace_changed();
+  CREATE TRIGGER sessions_namespace_version_update AFTER UPDATE ON sessions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_namespace_changed();
+  CREATE TRIGGER sessions_namespace_version_delete AFTER DELETE ON sessions REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ramem_namespace_changed();
+  `,
+  // 9: the units state validity is derived from (listStateUnits: a few
+  // percent of a namespace) by a partial index, instead of a scan of every
+  // body of the namespace on each change of it (~1 s at 100k units). The
+  // WHERE must stay the same text as STATE_UNIT_CONDITION, or the planner
+  // cannot prove the index applies.
+  `
+  CREATE INDEX IF NOT EXISTS units_ns_state ON units (namespace) WHERE ${STATE_UNIT_CONDITION};
   `,
 ];
 

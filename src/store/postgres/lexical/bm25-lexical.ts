@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
-import type { LexicalChannel } from "./lexical-channel.js";
+import type { LexicalChannel, Queryable } from "./lexical-channel.js";
 import type { FilterNode } from "../../../model/memory-filter.js";
 import { postgresFilter } from "../postgres-filter.js";
+import { IDF, bestOf, contribution, keptTermsSql, termFrequency } from "./bm25-sql.js";
+import { MAX_SCORE_MAX_TERMS, PROBE_RATIO, maxScoreSql } from "./bm25-max-score.js";
+import { allTermsLikelyExact, allTermsSql, termPlanSql, type TermPlan } from "./bm25-all-terms.js";
 
 export interface Bm25Options {
   /** Term-frequency saturation (FTS5: 1.2). */
@@ -12,6 +15,25 @@ export interface Bm25Options {
   cueWeight?: number;
   /** Namespaces with at least this many units leave out terms in half of their units (default PRUNE_MIN_UNITS; tests set it low). */
   pruneMinUnits?: number;
+  /**
+   * How an unfiltered search of several terms avoids summing every posting,
+   * with the same hits and scores: "all-terms" (the default,
+   * bm25-all-terms.ts) scores only the units holding every term when no
+   * other unit can reach the best `limit`; "max-score" (bm25-max-score.ts)
+   * takes terms from the rarest down and stops reading whole posting lists
+   * once the rest cannot lift a unit into the best; "none" always sums every
+   * posting (the complete statement, which the others fall back to and
+   * filtered searches use).
+   */
+  pruning?: "all-terms" | "max-score" | "none";
+  /**
+   * MaxScore: a term's postings are probed per candidate, instead of read
+   * whole and joined, while the candidates are fewer than its postings
+   * divided by this (default PROBE_RATIO; tests set it to force either way).
+   */
+  probeRatio?: number;
+  /** Called after each unfiltered search with the statement that answered it (tests and benches); MaxScore adds postings read against those the complete statement sums. */
+  onSearch?: (info: { path: "complete" | "all-terms" | "max-score"; postingsRead?: number; postingsAll?: number }) => void;
 }
 
 /** From this namespace size on, terms in half of its units are left out (SQLite: LEXICAL_PRUNE_MIN_UNITS). */
@@ -35,8 +57,11 @@ export const PRUNE_MIN_UNITS = 5_000;
  * only decides which terms are not all stop words). Lexemes are compared as
  * text, so no user text is parsed as tsquery syntax.
  *
- * Cost: a primary-key range scan of the postings of each query lexeme, summed
- * per unit; units and sessions are joined only for the best `limit` (and the
+ * This is the complete statement: a primary-key range scan (index-only since
+ * schema 8) of the postings of each query lexeme, summed per unit. Unfiltered
+ * searches of several terms first try to answer without summing every
+ * posting, with the same result (createBm25Lexical's `pruning`:
+ * bm25-all-terms.ts, bm25-max-score.ts). Units and sessions are joined only for the best `limit` (and the
  * units tied with the last of them, which the conversation order sorts).
  * In a namespace of PRUNE_MIN_UNITS units or more, a term whose lexemes are
  * each in half of its units or more (namespace_terms: one row per lexeme) is
@@ -46,8 +71,7 @@ export const PRUNE_MIN_UNITS = 5_000;
  * N and avglen are one row of namespace_stats (schema 5), kept by triggers.
  */
 function searchSql(k1: number, b: number, cueWeight: number, pruneMinUnits: number, filter?: string): string {
-  // float8 throughout: a numeric literal here (0.5, 1e-6) would make every posting's arithmetic numeric, several times slower.
-  const scoreOf = `sum(m.idf * (m.tf * ${k1 + 1}::float8) / (m.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.doc_len / st.avglen)))`;
+  const scoreOf = `sum(${contribution(k1, b, "m.idf", "m.tf", "m.doc_len")})`;
   // Unfiltered: score postings alone, then join the best. Filtered: the filter reads units and sessions, so every match joins them first.
   const ranked = filter
     ? `scored AS (
@@ -61,38 +85,18 @@ function searchSql(k1: number, b: number, cueWeight: number, pruneMinUnits: numb
     : `scored AS MATERIALIZED (
     SELECT m.unit_id, ${scoreOf} AS score FROM postings m CROSS JOIN stats st GROUP BY m.unit_id
   ),
-  cut AS (SELECT score FROM scored ORDER BY score DESC OFFSET greatest($3 - 1, 0) LIMIT 1),
-  best AS (SELECT * FROM scored WHERE score >= coalesce((SELECT score FROM cut), '-Infinity'::float8))
-  SELECT u.id, best.score, s.start_at, u.session_id, u.seq
-  FROM best JOIN units u ON u.namespace = $1 AND u.id = best.unit_id JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id`;
+  ${bestOf("scored")}`;
   return `
-  WITH terms AS MATERIALIZED (
-    SELECT row_number() OVER () AS tid, q, lexs
-    FROM (SELECT DISTINCT ON (q::text) q, lexs
-          FROM (SELECT plainto_tsquery('english'::regconfig, term) AS q,
-                       tsvector_to_array(to_tsvector('english'::regconfig, term)) AS lexs
-                FROM unnest($2::text[]) AS term) t
-          WHERE numnode(q) > 0) d
-  ),
-  stats AS MATERIALIZED (
-    SELECT coalesce(max(units), 0)::float8 AS n, greatest(coalesce(max(doc_len_sum::float8 / nullif(units, 0)), 0), 1)::float8 AS avglen
-    FROM namespace_stats WHERE namespace = $1
-  ),
-  -- A term is common when every lexeme of it is in half of the namespace's units or more (a large namespace only).
-  common AS MATERIALIZED (
-    SELECT t.tid, (SELECT n FROM stats) >= ${pruneMinUnits} AND bool_and(coalesce(nt.docs, 0) * 2 >= (SELECT n FROM stats)) AS common
-    FROM terms t CROSS JOIN unnest(t.lexs) AS l (lexeme) LEFT JOIN namespace_terms nt ON nt.namespace = $1 AND nt.lexeme = l.lexeme
-    GROUP BY t.tid
-  ),
-  kept AS MATERIALIZED (
-    SELECT t.tid, t.lexs FROM terms t JOIN common c USING (tid)
-    WHERE NOT c.common OR NOT EXISTS (SELECT 1 FROM common WHERE NOT common)
-  ),
+  WITH ${keptTermsSql(pruneMinUnits)},
   -- A term of one lexeme (most): its n is namespace_terms' count, so its postings are read once, straight into the sum.
+  -- In term order: the postings reach the sum term by term in this order, and
+  -- MaxScore (bm25-max-score.ts) adds a unit's parts in the same order, so the
+  -- two statements' scores are equal to the bit (float addition is not associative).
   single AS MATERIALIZED (
-    SELECT k.tid, k.lexs[1] AS lexeme, greatest(1e-6::float8, ln((st.n - nt.docs + 0.5::float8) / (nt.docs + 0.5::float8))) AS idf
+    SELECT k.tid, k.lexs[1] AS lexeme, ${IDF} AS idf
     FROM kept k JOIN namespace_terms nt ON nt.namespace = $1 AND nt.lexeme = k.lexs[1] CROSS JOIN stats st
     WHERE cardinality(k.lexs) = 1
+    ORDER BY k.tid
   ),
   -- A term of several lexemes ("5-k") is an AND (plainto_tsquery): it matches
   -- a unit only when the unit has all of them; its n is counted from those matches.
@@ -108,7 +112,7 @@ function searchSql(k1: number, b: number, cueWeight: number, pruneMinUnits: numb
     FROM matches m CROSS JOIN stats s GROUP BY m.tid, s.n
   ),
   postings AS (
-    SELECT p.unit_id, i.idf, (p.tf_content + ${cueWeight}::float8 * p.tf_cue) AS tf, p.doc_len::float8 AS doc_len
+    SELECT p.unit_id, i.idf, ${termFrequency(cueWeight, "p")} AS tf, p.doc_len::float8 AS doc_len
     FROM single i JOIN unit_terms p ON p.namespace = $1 AND p.lexeme = i.lexeme
     UNION ALL
     SELECT m.unit_id, i.idf, m.tf, m.doc_len FROM matches m JOIN idf i USING (tid)
@@ -130,8 +134,35 @@ export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
   const cueWeight = checkParam("cueWeight", options.cueWeight ?? 0.5, 0, 1);
   // Only checked numbers are spliced into the SQL; user terms travel as parameters.
   const pruneMinUnits = checkParam("pruneMinUnits", options.pruneMinUnits ?? PRUNE_MIN_UNITS, 0, Number.MAX_SAFE_INTEGER);
-  const sql = searchSql(k1, b, cueWeight, pruneMinUnits);
-  const statementName = `ramem_bm25_${createHash("sha1").update(sql).digest("hex").slice(0, 12)}`;
+  const pruning = options.pruning ?? "all-terms";
+  const probeRatio = checkParam("probeRatio", options.probeRatio ?? PROBE_RATIO, 0, Number.MAX_SAFE_INTEGER);
+  const named = (text: string) => ({ name: `ramem_bm25_${createHash("sha1").update(text).digest("hex").slice(0, 12)}`, text });
+  const complete = named(searchSql(k1, b, cueWeight, pruneMinUnits));
+  const termPlan = named(termPlanSql(k1, b, cueWeight, pruneMinUnits));
+  // The pruning statements depend on how many terms there are: one per count, made on first use.
+  const byCount = new Map<string, { name: string; text: string }>();
+  const statementFor = (kind: "all-terms" | "max-score", n: number) => {
+    let statement = byCount.get(`${kind}/${n}`);
+    if (!statement) {
+      statement = named(kind === "all-terms" ? allTermsSql(k1, b, cueWeight, n) : maxScoreSql(k1, b, cueWeight, pruneMinUnits, n, probeRatio));
+      byCount.set(`${kind}/${n}`, statement);
+    }
+    return statement;
+  };
+  const toHits = (rows: ReadonlyArray<{ id: string; score: number }>) => rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
+
+  /** The all-terms answer, or null when it is not known to be exact (then the complete statement answers). */
+  async function allTerms(db: Queryable, namespace: string, words: string[], limit: number) {
+    const { rows: plan } = await db.query<TermPlan>({ ...termPlan, values: [namespace, words] });
+    // A term of several lexemes ("5-k") counts its n from its matches: the complete statement handles it.
+    if (plan.some((t) => t.lexs.length !== 1)) return null;
+    // A term in no unit adds nothing to any score: left out, as the complete statement's join leaves it.
+    const terms = plan.filter((t) => t.docs !== null);
+    if (terms.length < 2 || terms.length > MAX_SCORE_MAX_TERMS || !allTermsLikelyExact(terms)) return null;
+    const { rows } = await db.query<{ id: string; score: number }>({ ...statementFor("all-terms", terms.length), values: [namespace, terms.map((t) => t.lexs[0]), limit] });
+    return rows.length > 0 ? rows : null;
+  }
+
   return {
     specificationVersion: "v1",
     id: `bm25/english/k1=${k1}/b=${b}/cue=${cueWeight}/prune=${pruneMinUnits}`,
@@ -144,11 +175,28 @@ export function createBm25Lexical(options: Bm25Options = {}): LexicalChannel {
         const values: unknown[] = [namespace, words, limit];
         const filtered = searchSql(k1, b, cueWeight, pruneMinUnits, postgresFilter(where, values));
         const { rows } = await db.query<{ id: string; score: number }>(filtered, values);
-        return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
+        return toHits(rows);
+      }
+      const values = [namespace, words, limit];
+      if (pruning === "all-terms" && words.length > 1) {
+        const rows = await allTerms(db, namespace, words, limit);
+        if (rows) {
+          options.onSearch?.({ path: "all-terms" });
+          return toHits(rows);
+        }
+      }
+      // MaxScore answers nothing for a term of several lexemes (and for no hits): then the complete statement decides.
+      if (pruning === "max-score" && words.length > 1 && words.length <= MAX_SCORE_MAX_TERMS) {
+        const { rows } = await db.query<{ id: string; score: number; postings_read: string; postings_all: number }>({ ...statementFor("max-score", words.length), values });
+        if (rows.length > 0) {
+          options.onSearch?.({ path: "max-score", postingsRead: Number(rows[0]!.postings_read), postingsAll: Number(rows[0]!.postings_all) });
+          return toHits(rows);
+        }
       }
       // Named: prepared once per connection, so the planner does not re-plan this long statement on every call.
-      const { rows } = await db.query<{ id: string; score: number }>({ name: statementName, text: sql, values: [namespace, words, limit] });
-      return rows.map((r, i) => ({ id: r.id, score: Number(r.score), rank: i + 1 }));
+      const { rows } = await db.query<{ id: string; score: number }>({ ...complete, values });
+      options.onSearch?.({ path: "complete" });
+      return toHits(rows);
     },
   };
 }
