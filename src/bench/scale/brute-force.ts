@@ -8,21 +8,25 @@ export interface VectorTable {
   data: Float32Array;
 }
 
-/** Reads every vector of a namespace (untimed, once per size). */
+/**
+ * Reads every vector of a namespace (untimed, once per size). The ids come
+ * session by session: listing a 1M-unit namespace at once parsed every unit
+ * into memory (~3 GB of heap) only to keep its id.
+ */
 export async function loadNamespaceVectors(store: MemoryStore, namespace: string): Promise<VectorTable> {
-  const ids = (await store.listUnits(namespace)).map((u) => u.id);
+  const total = (await store.stats(namespace)).units;
   let dimensions = 0;
   let data = new Float32Array(0);
   const kept: string[] = [];
-  for (let i = 0; i < ids.length; i += 2000) {
-    const chunk = ids.slice(i, i + 2000);
+  for (const session of await store.listSessions(namespace)) {
+    const chunk = (await store.listUnits(namespace, { sessionId: session.id })).map((u) => u.id);
     const vectors = await store.getUnitEmbeddings(namespace, chunk);
     for (const id of chunk) {
       const v = vectors.get(id);
       if (!v) continue;
       if (!dimensions) {
         dimensions = v.length;
-        data = new Float32Array(ids.length * dimensions);
+        data = new Float32Array(total * dimensions);
       }
       data.set(v, kept.length * dimensions);
       kept.push(id);
