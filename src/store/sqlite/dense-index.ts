@@ -22,16 +22,6 @@ const M = 16;
 const EF_CONSTRUCTION = 100;
 const EF_SEARCH = 800;
 
-/** What `ramem reindex` did on SQLite: per namespace at or above the threshold, its vectors and whether its index was built (else it was on disk and caught up). */
-export interface SqliteDenseIndexReport {
-  /** "built": at least one index was built from the stored vectors; "up to date": all were on disk; "none": no namespace is large enough to have one. */
-  action: "built" | "up to date" | "none";
-  vectors: number;
-  seconds: number;
-  namespaces: Array<{ namespace: string; vectors: number; built: boolean }>;
-  note?: string;
-}
-
 /** Called while an index is built: vectors added so far, of all to add. */
 export type BuildProgress = (done: number, total: number) => void;
 const PROGRESS_EVERY = 5_000;

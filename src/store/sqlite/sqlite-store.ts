@@ -30,7 +30,8 @@ import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../sessio
 import { storeStats } from "../store-stats.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
-import { ANN_MIN_UNITS, SqliteDenseIndexes, type SqliteDenseIndexReport } from "./dense-index.js";
+import { ANN_MIN_UNITS, SqliteDenseIndexes } from "./dense-index.js";
+import type { SqliteDenseIndexReport } from "./dense-index-report.js";
 import { SqliteLexicalIndexes } from "./lexical-index.js";
 import { stemmer } from "stemmer";
 
