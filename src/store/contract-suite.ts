@@ -623,11 +623,9 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
 
     describe("nextUnits (optional)", () => {
       it("gives each unit's successor in its session, as listUnits orders them, through an append and a delete", async () => {
-        const store = await open();
-        try {
+        await withStore(async (store) => {
           // Optional in v1: a dialect without it is read through listUnits by the pipeline.
           if (!store.nextUnits) return;
-          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
           const s1 = makeSession({ id: "s1" });
           const s2 = makeSession({ id: "s2", startTime: "2023-05-09T13:00:00Z" });
           const other = makeSession({ namespace: "ns-b", id: "s1" });
@@ -647,19 +645,15 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           const [, , , a4] = await ids("ns-a", "s1");
           const after = await store.nextUnits!("ns-a", [a0!, a3!]);
           assert.deepEqual([after.get(a0!)?.id, after.get(a3!)?.id], [a2, a4]);
-        } finally {
-          await store.close();
-        }
+        });
       });
     });
 
     describe("listStateUnits (optional)", () => {
       it("gives the units that state a state or carry a correction, and the successors they name, in listUnits' order", async () => {
-        const store = await open();
-        try {
+        await withStore(async (store) => {
           // Optional in v1: without it, namespaceValidity filters listUnits.
           if (!store.listStateUnits) return;
-          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
           const state = { subject: "Caroline", slot: "residence", value: "lisbon", additive: false, ends: false, evidence: "I live in Lisbon" };
           const s1 = makeSession({ id: "s1" });
           const s2 = makeSession({ id: "s2", startTime: "2023-04-01T13:00:00Z" });
@@ -669,7 +663,7 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           const ro = makeRecords(other, 2);
           const id = (r: UnitRecord[], i: number) => r[i]!.unit.id;
           const withUnit = (r: UnitRecord[], i: number, change: Partial<MemoryUnit>) => {
-            r[i] = { ...r[i]!, unit: { ...r[i]!.unit, ...change, context: { ...r[i]!.unit.context, ...(change.context ?? {}) } } };
+            r[i] = { ...r[i]!, unit: { ...r[i]!.unit, ...change } };
           };
           withUnit(r1, 1, { context: { ...r1[1]!.unit.context, states: [state] } });
           // A correction naming a successor (r1[4]) that states nothing itself.
@@ -690,19 +684,15 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           await store.deleteUnit("ns-a", id(r1, 1));
           assert.deepEqual(await listed(), [id(r2, 2), id(r1, 3), id(r1, 4)]);
           assert.deepEqual(await store.listStateUnits!("ns-empty"), []);
-        } finally {
-          await store.close();
-        }
+        });
       });
     });
 
     describe("namespaceVersion (optional)", () => {
       it("stays through reads and moves with every kind of write to the namespace, units alone included", async () => {
-        const store = await open();
-        try {
+        await withStore(async (store) => {
           // Optional in v1: without it the pipeline reads the namespace's sessions on every recall.
           if (!store.namespaceVersion) return;
-          await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
           const ns = "ns-a";
           const empty = await store.namespaceVersion(ns);
           const s1 = makeSession({ id: "s1" });
@@ -737,9 +727,7 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           await store.deleteNamespace(ns);
           // Empty again: it may read as it did before the first write (an empty namespace is the same whatever was forgotten).
           assert.notEqual(await store.namespaceVersion(ns), before, "deleteNamespace: the version moved");
-        } finally {
-          await store.close();
-        }
+        });
       });
     });
 
