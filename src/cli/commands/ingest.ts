@@ -51,11 +51,12 @@ export function ingestCommand(): Command {
         const namespaces = [...new Set(sessions.map((s) => s.session.namespace))];
         const rate = result.unitsWritten / Math.max(result.seconds, 1e-6);
         const turnRate = result.turns / Math.max(result.seconds, 1e-6);
-        // A namespace that grew past the HNSW threshold gets its index now, not in the first recall (SQLite builds it lazily otherwise).
+        // A namespace that grew past the HNSW threshold gets its index now, not in the first recall (SQLite builds it lazily otherwise);
+        // one that already has an index keeps it: the next search applies this ingest from the log, no rewrite of the whole file.
         const store = memory.store;
         const denseIndex =
           result.unitsWritten > 0 && isSqliteMemoryStore(store)
-            ? await store.buildDenseIndexes({ namespaces, onProgress: (done, total, namespace) => progress.update(done, total, `dense index of ${namespace}`, "vectors") }).finally(() => progress.stop())
+            ? await store.buildDenseIndexes({ namespaces, ifMissing: true, onProgress: (done, total, namespace) => progress.update(done, total, `dense index of ${namespace}`, "vectors") }).finally(() => progress.stop())
             : null;
         const built = denseIndex?.namespaces.filter((n) => n.built) ?? [];
         if (opts.json) {

@@ -22,6 +22,12 @@ const M = 16;
 const EF_CONSTRUCTION = 100;
 const EF_SEARCH = 800;
 
+export interface PrepareOptions {
+  rebuild?: boolean;
+  ifMissing?: boolean;
+  onProgress?: BuildProgress;
+}
+
 /** Called while an index is built: vectors added so far, of all to add. */
 export type BuildProgress = (done: number, total: number) => void;
 const PROGRESS_EVERY = 5_000;
@@ -118,12 +124,15 @@ export class SqliteDenseIndexes {
    * Builds the namespace's index from its stored vectors now and writes it
    * beside the database, instead of in the first search after the namespace
    * grew past the threshold (100k units: ~2 min here, one core). `rebuild`
-   * builds it even when a fitting one is on disk. Null below the threshold.
+   * builds it even when a fitting one is on disk; `ifMissing` leaves a
+   * loaded or fitting one as it is (its catch-up from the log is the next
+   * search's, not a rewrite of the whole file). Null below the threshold.
    */
-  prepare(namespace: string, binding: DenseIndexBinding, options: { rebuild?: boolean; onProgress?: BuildProgress } = {}): { vectors: number; built: boolean } | null {
+  prepare(namespace: string, binding: DenseIndexBinding, options: PrepareOptions = {}): { vectors: number; built: boolean } | null {
     const seq = this.position.latestSeq(namespace);
     const count = this.position.unitCount(namespace, seq);
     if (count < this.minUnits) return null;
+    if (options.ifMissing && !options.rebuild && (this.loaded.has(namespace) || this.fittingFile(namespace, seq, binding))) return { vectors: count, built: false };
     const builds = this.builds;
     const entry = options.rebuild ? this.build(namespace, binding, options.onProgress) : this.current(namespace, seq, count, binding, options.onProgress);
     this.loaded.set(namespace, entry);
@@ -198,6 +207,20 @@ export class SqliteDenseIndexes {
   }
 
   private read(namespace: string, seq: number, binding: DenseIndexBinding): LoadedIndex | null {
+    const fitting = this.fittingFile(namespace, seq, binding);
+    if (!fitting) return null;
+    try {
+      const index = new hnswlib.HierarchicalNSW("cosine", binding.dimensions);
+      index.readIndexSync(fitting.file);
+      return { index, seq: fitting.meta.seq, labels: new Set(fitting.meta.labels), unsaved: 0, deletions: 0 };
+    } catch {
+      // Unreadable or torn: the caller rebuilds from the stored vectors.
+      return null;
+    }
+  }
+
+  /** The index file on disk with its meta when the meta fits this store, embedder and log position (the file itself not read). */
+  private fittingFile(namespace: string, seq: number, binding: DenseIndexBinding): { meta: IndexMeta; file: string } | null {
     const metaPath = this.metaPath(namespace);
     if (!metaPath || !existsSync(metaPath)) return null;
     try {
@@ -205,12 +228,8 @@ export class SqliteDenseIndexes {
       const file = join(dirname(metaPath), meta.file);
       const fits =
         meta.storeId === binding.storeId && meta.embedder === binding.embedder && meta.dimensions === binding.dimensions && meta.seq <= seq && existsSync(file) && statSync(file).size === meta.bytes;
-      if (!fits) return null;
-      const index = new hnswlib.HierarchicalNSW("cosine", binding.dimensions);
-      index.readIndexSync(file);
-      return { index, seq: meta.seq, labels: new Set(meta.labels), unsaved: 0, deletions: 0 };
+      return fits ? { meta, file } : null;
     } catch {
-      // Unreadable or torn: the caller rebuilds from the stored vectors.
       return null;
     }
   }

@@ -62,6 +62,8 @@ export interface BuildDenseIndexesOptions {
   namespaces?: readonly string[];
   /** Build each index again from the stored vectors, even one on disk that is current. */
   rebuild?: boolean;
+  /** Build only the indexes that are neither loaded nor on disk (`ramem ingest`): a fitting one is left for the next search to catch up from the log, not read and written whole. */
+  ifMissing?: boolean;
   onProgress?: (done: number, total: number, namespace: string) => void;
 }
 
@@ -877,6 +879,7 @@ class SqliteStore implements SqliteMemoryStore {
       for (const namespace of options.namespaces ?? (await this.listNamespaces())) {
         const done = this.dense.prepare(namespace, { ...bound, storeId: this.storeId() }, {
           ...(options.rebuild ? { rebuild: true } : {}),
+          ...(options.ifMissing ? { ifMissing: true } : {}),
           ...(options.onProgress ? { onProgress: (d: number, t: number) => options.onProgress!(d, t, namespace) } : {}),
         });
         if (done) namespaces.push({ namespace, ...done });
