@@ -36,8 +36,11 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
 // Letters (any script), digits and inner apostrophes/hyphens stay; everything else splits.
 const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function tokens(text: string): string[] {
-  return text.normalize("NFKC").toLowerCase().match(TOKEN) ?? [];
+  // ASCII is its own NFKC form; normalizing it anyway was a tenth of tokenizing a recall's pool.
+  return (NON_ASCII.test(text) ? text.normalize("NFKC") : text).toLowerCase().match(TOKEN) ?? [];
 }
 
 /** Lowercased, deduplicated content words for a BM25 query, in first-seen order. */
@@ -45,7 +48,7 @@ export function lexicalTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of tokens(text)) {
-    const t = raw.replace(/’/g, "'");
+    const t = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
     if (STOPWORDS.has(t)) continue;
     // "Caroline's" → "caroline": the possessive would not match the bare name.
     const base = t.endsWith("'s") ? t.slice(0, -2) : t;

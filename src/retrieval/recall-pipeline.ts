@@ -72,6 +72,9 @@ export const DEFAULT_POOL = 100;
 export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallOutcome> {
   const switches = request.switches ?? RAMEM;
   const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
+  // What the frame reads of the namespace does not depend on the candidates: asked for beside the
+  // searches, so that a server store answers them while it searches (two round trips off each recall).
+  const namespaceReads = switches.frame ? beside(Promise.all([namespaceSnapshot(deps.store, request.namespace), deps.store.historyRange(request.namespace)])) : null;
   const ranking = await contentRecall(deps, request.query, {
     namespace: request.namespace,
     pool,
@@ -85,8 +88,8 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
   // The roles the candidates' turns carry ground a role condition: none between people.
   const knownRoles = [...new Set(units.flatMap((u) => (u.context.role ? [u.context.role] : [])))];
-  const snapshot = switches.frame ? await namespaceSnapshot(deps.store, request.namespace) : null;
-  const induced = snapshot ? await induceFor(deps, request, knownRoles, snapshot.knownPeople) : null;
+  const [snapshot, history] = namespaceReads ? await namespaceReads : [null, null];
+  const induced = snapshot ? await induceFor(deps, request, { history, knownRoles, knownPeople: snapshot.knownPeople }) : null;
   const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext, request.where) : new Map<string, MemoryUnit>();
@@ -151,10 +154,8 @@ async function answersToQuestions(
 async function induceFor(
   deps: { store: MemoryStore; embedder: Embedder },
   request: RecallRequest,
-  knownRoles: string[],
-  knownPeople: readonly string[],
+  { history, knownRoles, knownPeople }: { history: { start: string; end: string } | null; knownRoles: string[]; knownPeople: readonly string[] },
 ): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
-  const history = await deps.store.historyRange(request.namespace);
   const frame = await induceFrame(request.query, {
     history,
     // A copy: the snapshot's list serves every recall of the namespace.
@@ -188,4 +189,14 @@ async function induceFor(
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
   });
   return { frame: refined, refinement };
+}
+
+/**
+ * A promise started beside others and awaited after them: when one of those
+ * fails first, its own rejection is not reported as unhandled; awaiting it
+ * still throws.
+ */
+function beside<T>(started: Promise<T>): Promise<T> {
+  started.catch(() => {});
+  return started;
 }

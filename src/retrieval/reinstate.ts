@@ -536,11 +536,18 @@ function stateAnswers(
   if (!frame.currentState && !window) return [];
   // Read once per recall, not per statement: a slot can have thousands of statements at 100k units.
   const firstNames = people.map((p) => p.split(/\s+/)[0]);
+  // A slot's statements share a handful of subjects: each is judged once.
+  const judged = new Map<string, boolean>();
   const about = (subject: string) => {
     if (people.length === 0) return true;
-    const name = subject.toLowerCase();
-    const first = name.split(/\s+/)[0];
-    return people.some((p, i) => p === name || firstNames[i] === first);
+    let found = judged.get(subject);
+    if (found === undefined) {
+      const name = subject.toLowerCase();
+      const first = name.split(/\s+/)[0];
+      found = people.some((p, i) => p === name || firstNames[i] === first);
+      judged.set(subject, found);
+    }
+    return found;
   };
   const start = window ? Date.parse(window.window.start) : 0;
   const end = window ? Date.parse(window.window.end) : 0;
@@ -565,7 +572,14 @@ function stateAnswers(
     .sort((a, b) => b.context.session.start.localeCompare(a.context.session.start));
 }
 
-/** When a statement held, in ms: validTo null means it still does. */
+// Validities live as long as the namespace's snapshot, and a state question reads thousands of them.
+const spans = new WeakMap<Validity, { from: number; to: number; validFrom: string; validTo: string | null }>();
+
+/** When a statement held, in ms: validTo null means it still does. Parsed once per validity (re-parsed if it was edited). */
 function validSpan(v: Validity): { from: number; to: number } {
-  return { from: Date.parse(v.validFrom), to: v.validTo ? Date.parse(v.validTo) : Number.POSITIVE_INFINITY };
+  const known = spans.get(v);
+  if (known && known.validFrom === v.validFrom && known.validTo === v.validTo) return known;
+  const span = { from: Date.parse(v.validFrom), to: v.validTo ? Date.parse(v.validTo) : Number.POSITIVE_INFINITY, validFrom: v.validFrom, validTo: v.validTo };
+  spans.set(v, span);
+  return span;
 }

@@ -289,7 +289,8 @@ describeWithPostgres("postgres store", (url) => {
           seen.map((s) => [s.path === "exact" ? "exact" : "hnsw", s.namespaceUnits]),
           [
             ["exact", 5],
-            ["hnsw", 30],
+            // Counted up to one past the threshold (10): all the choice of path needs.
+            ["hnsw", 11],
           ],
         );
       },
