@@ -38,6 +38,8 @@ export interface MemoryOptions {
   defaultNamespace?: string;
   /** close() closes the embedder too (openMemory sets it for the embedder it created). */
   ownsEmbedder?: boolean;
+  /** close() closes the anchorer too (openMemory sets it for the anchorer it created: a thread pool). */
+  ownsAnchorer?: boolean;
   /**
    * `add` without a sessionId continues the namespace's latest session
    * unless its last turn is older than this (default 30 minutes); then it
@@ -143,11 +145,13 @@ export class Memory {
   #bound: Promise<void> | undefined;
   readonly #writes = new KeyedLock();
   readonly #ownsEmbedder: boolean;
+  readonly #ownsAnchorer: boolean;
 
   constructor(options: MemoryOptions) {
     this.store = options.store;
     this.embedder = options.embedder;
     this.#ownsEmbedder = options.ownsEmbedder ?? false;
+    this.#ownsAnchorer = options.ownsAnchorer ?? false;
     this.anchorer = options.anchorer ?? createRuleAnchorer();
     this.languageModel = options.languageModel;
     this.defaultNamespace = options.defaultNamespace ?? "default";
@@ -408,7 +412,11 @@ export class Memory {
     try {
       await this.store.close();
     } finally {
-      if (this.#ownsEmbedder) await this.embedder.close?.();
+      try {
+        if (this.#ownsEmbedder) await this.embedder.close?.();
+      } finally {
+        if (this.#ownsAnchorer) await this.anchorer.close?.();
+      }
     }
   }
 }

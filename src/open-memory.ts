@@ -5,6 +5,7 @@ import type { MemoryStore } from "./store/contract.js";
 import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
 import { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
 import { createUseLitePool } from "./providers/use-lite/use-lite-pool.js";
+import { createRuleAnchorerPool } from "./anchoring/rule-anchorer-pool.js";
 import { createHashEmbedder } from "./providers/hash-embedder.js";
 import {
   createOpenAICompatibleEmbedder,
@@ -43,6 +44,13 @@ export interface OpenMemoryOptions {
    * core per thread (`ramem ingest` uses every core).
    */
   embedderThreads?: number;
+  /**
+   * The rule anchorer only: anchor sessions in this many worker threads
+   * (rule-anchorer-pool.ts), the same units as in this thread. Default 1; an
+   * ingest of many sessions with a cheap embedder gains up to one core per
+   * thread (`ramem ingest` uses every core).
+   */
+  anchorerThreads?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -63,20 +71,32 @@ export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memor
       : await createEmbedder(options.embedder ?? bound ?? (config.embeddings ? "openai" : "use-lite"), env, { threads: options.embedderThreads ?? 1 });
   const languageModel =
     options.languageModel === null ? undefined : (options.languageModel ?? (config.llm ? createOpenAICompatibleLanguageModel(config.llm) : undefined));
-  const anchorer = typeof options.anchorer === "object" ? options.anchorer : createAnchorer(options.anchorer ?? "rule", languageModel, options.onAnchorWarning);
+  const anchorer =
+    typeof options.anchorer === "object"
+      ? options.anchorer
+      : createAnchorer(options.anchorer ?? "rule", languageModel, { ...(options.onAnchorWarning ? { onWarning: options.onAnchorWarning } : {}), threads: options.anchorerThreads ?? 1 });
   return new Memory({
     store,
     embedder,
     ownsEmbedder,
+    ownsAnchorer: typeof options.anchorer !== "object",
     anchorer,
     ...(languageModel ? { languageModel } : {}),
     ...(options.defaultNamespace ? { defaultNamespace: options.defaultNamespace } : {}),
   });
 }
 
-/** The anchorer a name stands for (CLI `--anchorer`); "llm" needs the language model it will call. */
-export function createAnchorer(name: AnchorerName, model: LanguageModel | undefined, onWarning?: (message: string) => void): Anchorer {
-  if (name === "rule") return createRuleAnchorer();
+/**
+ * The anchorer a name stands for (CLI `--anchorer`); "llm" needs the language
+ * model it will call. `threads` > 1 runs the rule anchorer in a pool of worker
+ * threads (the llm anchorer ignores it: it waits on its model, not a core).
+ */
+export function createAnchorer(
+  name: AnchorerName,
+  model: LanguageModel | undefined,
+  { onWarning, threads = 1 }: { onWarning?: (message: string) => void; threads?: number } = {},
+): Anchorer {
+  if (name === "rule") return threads > 1 ? createRuleAnchorerPool({ threads }) : createRuleAnchorer();
   if (name !== "llm") throw new RamemError("BAD_ANCHORER", `unknown anchorer "${String(name)}"`, { hint: `use one of ${ANCHORER_NAMES.join(", ")}` });
   if (!model)
     throw new RamemError("NO_LLM", "the llm anchorer needs a language model, and none is configured", {

@@ -10,6 +10,14 @@ export interface Anchorer {
   /** Name and version; part of unit ids and of the re-ingest hash. */
   readonly id: string;
   anchorSession(input: SessionWithTurns): Promise<AnchorResult>;
+  /**
+   * Optional: how many sessions may be in anchorSession at once (a pool of
+   * threads, or a remote model that takes parallel requests); ingestSessions
+   * anchors that many ahead, and still writes them in input order. Default 1.
+   */
+  readonly concurrency?: number;
+  /** Optional: releases what the anchorer holds (threads); a Memory that created it calls it on close(). */
+  close?(): Promise<void>;
 }
 
 export interface AnchorResult {

@@ -92,3 +92,60 @@ test("ingestSessions: a session given twice is written once and counted unchange
   assert.equal(report.unitsWritten, 4);
   await store.close();
 });
+
+/** An anchorer of the given concurrency whose sessions finish in reverse order of arrival; it records how many were in it at once. */
+function concurrentAnchorer(concurrency: number | undefined, failOn?: string): Anchorer & { most: number; started: string[] } {
+  const rule = createRuleAnchorer();
+  let inside = 0;
+  const out = {
+    ...rule,
+    ...(concurrency === undefined ? {} : { concurrency }),
+    most: 0,
+    started: [] as string[],
+    async anchorSession(s: SessionWithTurns) {
+      out.started.push(s.session.id);
+      inside++;
+      out.most = Math.max(out.most, inside);
+      await new Promise((r) => setTimeout(r, Math.max(1, 40 - 10 * inside)));
+      inside--;
+      if (s.session.id === failOn) throw new Error(`anchoring failed on ${failOn}`);
+      return rule.anchorSession(s);
+    },
+  };
+  return out;
+}
+
+test("ingestSessions: an anchorer that takes several sessions gets up to its concurrency at once; they are written in input order", async () => {
+  const store = await openSqliteStore(":memory:");
+  const anchorer = concurrentAnchorer(3);
+  const seen: number[] = [];
+  const report = await ingestSessions({ store, embedder: slowEmbedder(), anchorer }, [1, 2, 3, 4, 5, 6, 7].map((n) => session(n)), {
+    onProgress: (p) => seen.push(p.sessionsDone),
+  });
+  assert.equal(anchorer.most, 3);
+  assert.equal(report.unitsWritten, 14);
+  assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual((await store.listSessions("pipe")).map((s) => s.id).sort(), ["s1", "s2", "s3", "s4", "s5", "s6", "s7"]);
+  await store.close();
+});
+
+test("ingestSessions: an anchorer without a concurrency gets one session at a time", async () => {
+  const store = await openSqliteStore(":memory:");
+  const anchorer = concurrentAnchorer(undefined);
+  await ingestSessions({ store, embedder: slowEmbedder(), anchorer }, [1, 2, 3, 4].map((n) => session(n)));
+  assert.equal(anchorer.most, 1);
+  await store.close();
+});
+
+test("ingestSessions: with sessions anchored ahead, a failed anchoring stores the sessions before it, nothing after it, and starts no more", async () => {
+  const store = await openSqliteStore(":memory:");
+  const anchorer = concurrentAnchorer(2, "s3");
+  await assert.rejects(
+    ingestSessions({ store, embedder: slowEmbedder(), anchorer }, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => session(n))),
+    /anchoring failed on s3/,
+  );
+  assert.deepEqual((await store.listSessions("pipe")).map((s) => s.id).sort(), ["s1", "s2"]);
+  // s4 was in the anchorer beside s3; once s3's failure was seen, no later session was started.
+  assert.deepEqual(anchorer.started, ["s1", "s2", "s3", "s4"]);
+  await store.close();
+});

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Anchorer } from "./anchorer.js";
+import type { Anchorer, AnchorResult } from "./anchorer.js";
+import type { MemoryUnit } from "../model/memory-unit.js";
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore, UnitRecord } from "../store/contract.js";
 import { SessionWithTurns } from "../model/conversation.js";
@@ -73,10 +74,16 @@ export async function ingestSessions(
     seconds: 0,
   };
   // Pipelined: a session's embedding runs (in an embedder's threads, or on a
-  // remote service) while the next sessions are anchored on this thread, and
-  // sessions are written strictly in input order. At most EMBED_AHEAD sessions
-  // wait for their vectors at a time.
+  // remote service) while the next sessions are anchored — on this thread, or
+  // up to `concurrency` of them at once by an anchorer that takes several (a
+  // thread pool) — and sessions are written strictly in input order, each
+  // one's warnings reported then. At most max(EMBED_AHEAD, concurrency)
+  // sessions wait to be written at a time.
+  const concurrency = Math.max(1, Math.floor(deps.anchorer.concurrency ?? 1));
+  const lookahead = Math.max(EMBED_AHEAD, concurrency);
+  type Prepared = { anchored: AnchorResult; units: MemoryUnit[]; vectors: Promise<Float32Array[]> };
   const ahead: Array<{ s: SessionWithTurns; key: string; write: (() => Promise<number>) | null }> = [];
+  const anchoring: Array<Promise<unknown>> = [];
   let writeFailed = false;
   const writeOldest = async () => {
     const next = ahead.shift()!;
@@ -102,21 +109,31 @@ export async function ingestSessions(
       if (existing?.contentHash === hash) {
         ahead.push({ s, key, write: null });
       } else {
-        const anchored = await deps.anchorer.anchorSession(s);
-        report.warnings.push(...anchored.warnings);
-        if (anchored.llm) {
-          report.llm.calls += anchored.llm.calls;
-          report.llm.promptTokens += anchored.llm.promptTokens;
-          report.llm.completionTokens += anchored.llm.completionTokens;
+        // No more than `concurrency` sessions in the anchorer. Once one has failed, none is started:
+        // the sessions before it are written and its error is thrown where its write would be.
+        while (anchoring.length >= concurrency) {
+          if (await anchoring.shift()!.then(() => false, () => true)) while (ahead.length > 0) await writeOldest();
         }
-        const units = inheritMetadata(anchored.units, s);
-        const vectors = embedAll(deps.embedder, units.map((u) => u.content));
-        // Awaited by writeOldest; a failure surfaces there, in input order.
-        vectors.catch(() => undefined);
+        const prepared: Promise<Prepared> = deps.anchorer.anchorSession(s).then((anchored) => {
+          const units = inheritMetadata(anchored.units, s);
+          const vectors = embedAll(deps.embedder, units.map((u) => u.content));
+          // Awaited by the write; a failure surfaces there, in input order.
+          vectors.catch(() => undefined);
+          return { anchored, units, vectors };
+        });
+        prepared.catch(() => undefined);
+        anchoring.push(prepared);
         ahead.push({
           s,
           key,
           write: async () => {
+            const { anchored, units, vectors } = await prepared;
+            report.warnings.push(...anchored.warnings);
+            if (anchored.llm) {
+              report.llm.calls += anchored.llm.calls;
+              report.llm.promptTokens += anchored.llm.promptTokens;
+              report.llm.completionTokens += anchored.llm.completionTokens;
+            }
             const embeddings = await vectors;
             // The segmenter reads the vectors: a session's episodes are cut when they arrive.
             const records: UnitRecord[] = segmentEpisodes(units, embeddings).map((unit, i) => ({ unit, embedding: embeddings[i]! }));
@@ -128,12 +145,12 @@ export async function ingestSessions(
           },
         });
       }
-      while (ahead.length > EMBED_AHEAD) await writeOldest();
+      while (ahead.length > lookahead) await writeOldest();
     }
   } catch (err) {
-    // Reading or anchoring a session failed: the sessions before it are still
-    // written, as they would be one at a time (one of them failing first is
-    // the error to report). A failed write or embedding stops at once: nothing
+    // Reading a session failed: the sessions before it are still written, as
+    // they would be one at a time (one of them failing first is the error to
+    // report). A failed anchoring, embedding or write stops at once: nothing
     // after a failing session is written.
     if (!writeFailed) while (ahead.length > 0) await writeOldest();
     throw err;

@@ -150,6 +150,8 @@ describe("ramem ingest", { concurrency: 2 }, () => {
     assert.equal(out.sessionsUnchanged, 0);
     assert.ok(out.unitsPerSecond > 0);
     assert.equal(out.droppedEvidence, 0);
+    // Three turns are anchored in this process: threads would only add their start-up.
+    assert.equal(out.anchorerThreads, 1);
     const rec = json(await ramem(["recall", "--db", db, "--embedder", "hash", "--namespace", "chess", "--json", "--k", "1", "Sicilian defence chess brother"]));
     assert.deepEqual(rec.hits[0].provenance, { sessionId: "m1", turnIds: ["m1:1"] });
   });

@@ -32,7 +32,7 @@ export function addStoreOptions(cmd: Command, { json = true }: { json?: boolean 
  * `mustExist`: the command only reads, so a SQLite path holding no store is an
  * error, not a new empty file. `anchorer`: how a writing command anchors turns.
  */
-export async function openFromOptions(opts: CommonOptions, open: { mustExist?: boolean; anchorer?: AnchorerName; embedderThreads?: number } = {}): Promise<Memory> {
+export async function openFromOptions(opts: CommonOptions, open: { mustExist?: boolean; anchorer?: AnchorerName; embedderThreads?: number; anchorerThreads?: number } = {}): Promise<Memory> {
   const store = await openStore(resolveStoreLocation(opts), open.mustExist ? { mustExist: true } : {});
   try {
     return await openMemory({
@@ -41,6 +41,7 @@ export async function openFromOptions(opts: CommonOptions, open: { mustExist?: b
       ...(opts.namespace ? { defaultNamespace: opts.namespace } : {}),
       ...(open.anchorer ? { anchorer: open.anchorer } : {}),
       ...(open.embedderThreads ? { embedderThreads: open.embedderThreads } : {}),
+      ...(open.anchorerThreads ? { anchorerThreads: open.anchorerThreads } : {}),
     });
   } catch (err) {
     await store.close();

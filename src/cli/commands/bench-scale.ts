@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { availableParallelism } from "node:os";
 import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
+import { createRuleAnchorerPool } from "../../anchoring/rule-anchorer-pool.js";
 import { createEmbedder } from "../../open-memory.js";
 import { runScaleBench, type ScaleResult } from "../../bench/scale/run-scale.js";
 import { createProgress } from "../progress.js";
@@ -99,6 +100,7 @@ export function benchScaleCommand(): Command {
             hint: "run one size per store, or give a postgres:// URL without ?schema= (a schema per size)",
           });
         const progress = createProgress("turns", { quiet: opts.quiet ?? false });
+        const anchorer = availableParallelism() > 1 ? createRuleAnchorerPool({ threads: availableParallelism() }) : createRuleAnchorer();
         const result = await runScaleBench({
           sizes: opts.units,
           namespaces: opts.namespaces,
@@ -110,11 +112,12 @@ export function benchScaleCommand(): Command {
           ...(opts.store ? { store: opts.store } : {}),
           // USE-lite embeds on every core (its thread pool), as `ramem ingest` does.
           embedder: await createEmbedder(opts.embedder, process.env, { threads: availableParallelism() }),
-          anchorer: createRuleAnchorer(),
+          // And anchors on every core, as `ramem ingest` does (the same units as in one thread).
+          anchorer,
           ...(opts.useLiteTurns > 0 ? { useLite: { embedder: () => createEmbedder("use-lite", process.env, { threads: availableParallelism() }), turns: opts.useLiteTurns } } : {}),
           ...(opts.fresh ? { fresh: true } : {}),
           onProgress: (done, total, label, unit) => progress.update(done, total, label, unit),
-        });
+        }).finally(() => anchorer.close?.());
         progress.stop();
         const out = resolve(opts.out);
         mkdirSync(out, { recursive: true });

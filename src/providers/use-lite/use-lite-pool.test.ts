@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createUseLiteEmbedder } from "./use-lite-embedder.js";
-import { createUseLitePool, loaderArgs } from "./use-lite-pool.js";
+import { createUseLitePool } from "./use-lite-pool.js";
+import { loaderArgs } from "../../util/thread-pool.js";
 
 const TEXTS = [
   "Caroline went to a LGBTQ support group yesterday (7 May 2023).",

@@ -1,0 +1,149 @@
+import { Worker } from "node:worker_threads";
+import { RamemError } from "../model/errors.js";
+import type { TaskMessage, ReplyMessage } from "./serve-pool-tasks.js";
+
+export interface ThreadPoolOptions {
+  /** Threads; at least 1. */
+  size: number;
+  /** The worker module next to its caller, without extension: `new URL("./x-worker", import.meta.url)`. */
+  worker: URL;
+  /** Handed to every thread as `workerData`. */
+  workerData?: unknown;
+  /** What the pool is called in its errors ("the use-lite pool"). */
+  name: string;
+  /** Error code of the pool's own failures (a dead thread, a closed pool). */
+  code: string;
+  /** What to do when the pool fails: the hint of its errors. */
+  hint: string;
+}
+
+export interface ThreadPool<Task, Result> {
+  readonly size: number;
+  /** Queues the task for the next free thread. */
+  run(task: Task, transfer?: readonly ArrayBuffer[]): Promise<Result>;
+  /** Stops the threads; run() after close() is refused. */
+  close(): Promise<void>;
+}
+
+interface Pending<Task, Result> {
+  message: TaskMessage<Task>;
+  transfer: readonly ArrayBuffer[];
+  resolve(result: Result): void;
+  reject(error: Error): void;
+}
+
+interface Slot<Task, Result> {
+  worker: Worker;
+  busy: Pending<Task, Result> | null;
+}
+
+/**
+ * A fixed set of worker threads, each running the caller's worker module
+ * (which answers through serve-pool-tasks.ts), handed one task at a time.
+ * Threads start on the first task (a pool that is never used costs nothing)
+ * and do not keep the process alive while idle. A task's error in a thread
+ * comes back as a RamemError with the thread's code, where and hint; a thread
+ * that dies fails its task and every queued one, and closes the pool — what
+ * could not run in one thread would most likely fail the same way in another.
+ */
+export function createThreadPool<Task, Result>(options: ThreadPoolOptions): ThreadPool<Task, Result> {
+  const size = Math.max(1, Math.floor(options.size));
+  const slots: Array<Slot<Task, Result>> = [];
+  const queue: Array<Pending<Task, Result>> = [];
+  let nextId = 0;
+  let closed = false;
+
+  function start(): void {
+    for (let i = 0; i < size; i++) {
+      const slot: Slot<Task, Result> = { worker: startWorker(options.worker, options.workerData), busy: null };
+      slot.worker.unref();
+      slot.worker.on("message", (reply: ReplyMessage<Result>) => finish(slot, reply));
+      slot.worker.on("error", (err) => fail(slot, err));
+      slot.worker.on("exit", (code) => {
+        if (!closed) fail(slot, new Error(`a thread exited with code ${code}`));
+      });
+      slots.push(slot);
+    }
+  }
+
+  function finish(slot: Slot<Task, Result>, reply: ReplyMessage<Result>): void {
+    const job = slot.busy;
+    slot.busy = null;
+    slot.worker.unref();
+    if (job) {
+      if ("result" in reply) job.resolve(reply.result);
+      else {
+        const { code, message, where, hint } = reply.error;
+        job.reject(new RamemError(code ?? options.code, message, { ...(where ? { where } : {}), ...(hint ? { hint } : {}) }));
+      }
+    }
+    dispatch();
+  }
+
+  function fail(slot: Slot<Task, Result>, err: Error): void {
+    const error = new RamemError(options.code, `${options.name} failed: ${err.message}`, { hint: options.hint, cause: err });
+    slot.busy?.reject(error);
+    slot.busy = null;
+    for (const job of queue.splice(0)) job.reject(error);
+    void close();
+  }
+
+  function dispatch(): void {
+    for (const slot of slots) {
+      if (queue.length === 0) return;
+      if (slot.busy) continue;
+      const job = queue.shift()!;
+      slot.busy = job;
+      slot.worker.ref();
+      slot.worker.postMessage(job.message, [...job.transfer]);
+    }
+  }
+
+  async function close(): Promise<void> {
+    closed = true;
+    await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
+  }
+
+  return {
+    size,
+    run(task, transfer = []) {
+      if (closed) return Promise.reject(new RamemError(options.code, `${options.name} is closed`, { hint: "open a new one to run more" }));
+      if (slots.length === 0) start();
+      return new Promise<Result>((resolve, reject) => {
+        queue.push({ message: { id: nextId++, task }, transfer, resolve, reject });
+        dispatch();
+      });
+    },
+    close,
+  };
+}
+
+/**
+ * The built package runs the .js worker. Under the sources (tsx), Node 20
+ * does not apply the main thread's `--import tsx` hooks inside a worker, so
+ * the worker first registers tsx itself, then imports the .ts file.
+ */
+function startWorker(module: URL, workerData: unknown): Worker {
+  const execArgv = loaderArgs(process.execArgv);
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL(`${module.href}.js`), { execArgv, workerData });
+  // Resolved from here, not from the process's working directory.
+  const tsxApi = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(`${module.href}.ts`)}); });`;
+  return new Worker(boot, { eval: true, execArgv, workerData });
+}
+
+/**
+ * The flags a thread needs to load the same code: the module loaders
+ * (`--import tsx` under the sources). Anything else (`--test`, `--cpu-prof`…)
+ * is the main thread's business, and some of it a Worker refuses.
+ */
+export function loaderArgs(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a === "--import" || a === "--loader" || a === "--experimental-loader" || a === "--require" || a === "-r") {
+      if (execArgv[i + 1] !== undefined) out.push(a, execArgv[++i]!);
+    } else if (/^--(import|loader|experimental-loader|require)=/.test(a)) out.push(a);
+  }
+  return out;
+}
