@@ -41,7 +41,7 @@ export function ingestCommand(): Command {
       .option("--force", "re-anchor and rewrite sessions even when unchanged")
       .option(
         "--threads <n>",
-        "anchor (rule anchorer) and embed (use-lite, one model each, ~30 MB) in this many worker threads; 1 does both in this process",
+        "anchor (rule anchorer, from 1,000 turns on) and embed (use-lite, one model each, ~30 MB) in this many worker threads; 1 does both in this process",
         parsePositiveInt("--threads"),
         availableParallelism(),
       )
