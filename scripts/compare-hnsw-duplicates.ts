@@ -8,7 +8,10 @@
  * scan of the same vectors (a hit scores at least the 100th exact score, as
  * in bench scale) and the search time, per ef.
  *
- *   node --max-old-space-size=12000 --import tsx scripts/compare-hnsw-duplicates.ts <store.db> <N> [800,1600]
+ * The queries are the bench's for a corpus of <units> (the store's own size,
+ * or another's: docs/experiments.md used the 1M corpus's on a 100k store).
+ *
+ *   [RAMEM_SEEDS=42,7] node --max-old-space-size=12000 --import tsx scripts/compare-hnsw-duplicates.ts <store.db> <units> <N> [800,1600]
  */
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
@@ -16,8 +19,8 @@ import hnswlib from "hnswlib-node";
 import { loadavg } from "node:os";
 import { createHashEmbedder } from "../src/providers/hash-embedder.js";
 import { generateConversations } from "../src/bench/scale/generate-conversations.js";
-const [dbPath, N] = [process.argv[2]!, Number(process.argv[3])];
-const efs = (process.argv[4] ?? "800").split(",").map(Number);
+const [dbPath, units, N] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4])];
+const efs = (process.argv[5] ?? "800").split(",").map(Number);
 const db = new Database(dbPath, { readonly: true }); sqliteVec.load(db);
 const d = 256;
 const data = new Float32Array(N * d); let n = 0;
@@ -27,12 +30,15 @@ for (let i = 0; i < n; i++) { const key = Buffer.from(data.buffer, i * d * 4, d 
 const members = new Map<number, number>(); for (const g of groupOf.values()) members.set(g[0]!, g.length);
 const sizes = [...groupOf.values()].map((g) => g.length).sort((a, b) => b - a);
 console.log(`${n} vectors, ${groupOf.size} distinct; largest groups ${sizes.slice(0, 5).join(", ")}; in groups of 2+: ${sizes.filter((s) => s > 1).reduce((a, b) => a + b, 0)}`);
-const corpus = generateConversations({ seed: 42, turns: 1000000, namespaces: 1, queries: 110 });
+const corpus = generateConversations({ seed: 42, turns: units, namespaces: 1, queries: 110 });
 const qv = await createHashEmbedder(256).embed(corpus.queries.slice(10).map((q) => q.question));
 const norms = new Float32Array(n); for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < d; j++) s += data[i * d + j]! ** 2; norms[i] = Math.sqrt(s) || 1; }
 const kth = qv.map((q) => { let qn = 0; for (let j = 0; j < d; j++) qn += q[j]! ** 2; qn = Math.sqrt(qn) || 1; const sims = new Float32Array(n); for (let i = 0; i < n; i++) { let dot = 0; const o = i * d; for (let j = 0; j < d; j++) dot += data[o + j]! * q[j]!; sims[i] = dot / (norms[i]! * qn); } return sims.sort().reverse()[99]!; });
 console.log(`exact done, load ${loadavg()[0]!.toFixed(1)}`);
-const build = (ids: number[]) => { const index = new hnswlib.HierarchicalNSW("cosine", d); index.initIndex({ maxElements: ids.length, m: 16, efConstruction: 100, randomSeed: 42 }); const t = performance.now(); for (const i of ids) index.addPoint(Array.from(data.subarray(i * d, i * d + d)), i); console.log(`  built ${ids.length} in ${((performance.now() - t) / 1000).toFixed(0)} s`); return index; };
+const build = (ids: number[], seed: number) => { const index = new hnswlib.HierarchicalNSW("cosine", d); index.initIndex({ maxElements: ids.length, m: 16, efConstruction: 100, randomSeed: seed }); const t = performance.now(); for (const i of ids) index.addPoint(Array.from(data.subarray(i * d, i * d + d)), i); console.log(`  built ${ids.length} in ${((performance.now() - t) / 1000).toFixed(0)} s`); return index; };
 const measure = (label: string, index: hnswlib.HierarchicalNSW, expand: boolean) => { for (const ef of efs) { index.setEf(ef); let hit = 0; const t: number[] = []; qv.forEach((q, qi) => { const s = performance.now(); const r = index.searchKnn(Array.from(q), 100); t.push(performance.now() - s); let taken = 0; r.neighbors.forEach((id, j) => { const count = expand ? members.get(id)! : 1; const use = Math.min(count, 100 - taken); if (use <= 0) return; taken += use; if (1 - r.distances[j]! >= kth[qi]! - 1e-5) hit += use; }); }); t.sort((a, b) => a - b); console.log(`${label} ef ${ef}: recall@100 ${(hit / (100 * qv.length)).toFixed(3)}, p50 ${t[t.length >> 1]!.toFixed(2)} ms, load ${loadavg()[0]!.toFixed(1)}`); } };
-measure("distinct-once", build(rep), true);
-measure("plain", build([...Array(n).keys()]), false);
+// One build says little on such data: each seed (RAMEM_SEEDS, default 42) builds both.
+for (const seed of (process.env.RAMEM_SEEDS ?? "42").split(",").map(Number)) {
+  measure(`seed ${seed} distinct-once`, build(rep, seed), true);
+  measure(`seed ${seed} plain`, build([...Array(n).keys()], seed), false);
+}
