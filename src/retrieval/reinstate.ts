@@ -573,6 +573,7 @@ function stateAnswers(
 }
 
 // Validities live as long as the namespace's snapshot, and a state question reads thousands of them.
+// The same objects travel out with the hits (unit.validity), so a caller may change one: its span is then parsed again.
 const spans = new WeakMap<Validity, { from: number; to: number; validFrom: string; validTo: string | null }>();
 
 /** When a statement held, in ms: validTo null means it still does. Parsed once per validity (re-parsed if it was edited). */

@@ -29,6 +29,17 @@ const POSTINGS_SELECT_V3 = `
   GROUP BY u.namespace, x.lexeme, u.id`;
 
 /**
+ * A unit that states a state or carries a user's supersession correction
+ * (migration 9's partial index). The LIKEs come first because a json body is
+ * parsed again by every operator on it, and they pass only the bodies that
+ * can hold the key (JSON.stringify writes it as `"states":[{`; a quote inside
+ * a string value is escaped, so no text can fake it); the json test decides.
+ */
+export const STATE_UNIT_CONDITION =
+  `((body::text LIKE '%"states":[{%' AND CASE WHEN json_typeof(body #> '{context,states}') = 'array' THEN json_array_length(body #> '{context,states}') > 0 ELSE false END)` +
+  ` OR (body::text LIKE '%"supersession":%' AND json_typeof(body -> 'supersession') IS NOT NULL))`;
+
+/**
  * Migration i brings a schema from version i to i + 1. Append, never edit:
  * stores written by older releases replay the tail of this list.
  *
@@ -42,17 +53,6 @@ const POSTINGS_SELECT_V3 = `
  * `unit_vectors` is not here: its dimension is only known once an embedder is
  * bound (see createVectorTable).
  */
-/**
- * A unit that states a state or carries a user's supersession correction
- * (migration 9's partial index). The LIKEs come first because a json body is
- * parsed again by every operator on it, and they pass only the bodies that
- * can hold the key (JSON.stringify writes it as `"states":[{`; a quote inside
- * a string value is escaped, so no text can fake it); the json test decides.
- */
-export const STATE_UNIT_CONDITION =
-  `((body::text LIKE '%"states":[{%' AND CASE WHEN json_typeof(body #> '{context,states}') = 'array' THEN json_array_length(body #> '{context,states}') > 0 ELSE false END)` +
-  ` OR (body::text LIKE '%"supersession":%' AND json_typeof(body -> 'supersession') IS NOT NULL))`;
-
 const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE sessions (
