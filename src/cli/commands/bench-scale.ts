@@ -2,9 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { availableParallelism } from "node:os";
-import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
-import { createRuleAnchorerPool } from "../../anchoring/rule-anchorer-pool.js";
-import { createEmbedder } from "../../open-memory.js";
+import { createAnchorer, createEmbedder } from "../../open-memory.js";
 import { runScaleBench, type ScaleResult } from "../../bench/scale/run-scale.js";
 import { createProgress } from "../progress.js";
 import { parsePositiveInt, runAction } from "../shared.js";
@@ -100,7 +98,7 @@ export function benchScaleCommand(): Command {
             hint: "run one size per store, or give a postgres:// URL without ?schema= (a schema per size)",
           });
         const progress = createProgress("turns", { quiet: opts.quiet ?? false });
-        const anchorer = availableParallelism() > 1 ? createRuleAnchorerPool({ threads: availableParallelism() }) : createRuleAnchorer();
+        const anchorer = createAnchorer("rule", undefined, { threads: availableParallelism() });
         const result = await runScaleBench({
           sizes: opts.units,
           namespaces: opts.namespaces,
