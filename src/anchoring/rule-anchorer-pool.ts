@@ -36,6 +36,7 @@ export function createRuleAnchorerPool(options: RuleAnchorerPoolOptions = {}): R
     name: "the rule-anchorer pool",
     code: "ANCHORER_POOL",
     hint: "run with one thread (--threads 1) to anchor in this process",
+    closedHint: "open a new pool (or a new Memory) to anchor again",
   });
   return {
     specificationVersion: "v1",

@@ -15,6 +15,8 @@ export interface ThreadPoolOptions {
   code: string;
   /** What to do when the pool fails: the hint of its errors. */
   hint: string;
+  /** What to do when a task comes after close(). */
+  closedHint: string;
 }
 
 export interface ThreadPool<Task, Result> {
@@ -107,7 +109,7 @@ export function createThreadPool<Task, Result>(options: ThreadPoolOptions): Thre
   return {
     size,
     run(task, transfer = []) {
-      if (closed) return Promise.reject(new RamemError(options.code, `${options.name} is closed`, { hint: "open a new one to run more" }));
+      if (closed) return Promise.reject(new RamemError(options.code, `${options.name} is closed`, { hint: options.closedHint }));
       if (slots.length === 0) start();
       return new Promise<Result>((resolve, reject) => {
         queue.push({ message: { id: nextId++, task }, transfer, resolve, reject });

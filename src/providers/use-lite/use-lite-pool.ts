@@ -1,6 +1,5 @@
 import { availableParallelism } from "node:os";
 import type { Embedder } from "../embedder.js";
-import { RamemError } from "../../model/errors.js";
 import { USE_LITE_DIMENSIONS, USE_LITE_ID, USE_LITE_MAX_BATCH } from "./use-lite-embedder.js";
 import { planChunks } from "./plan-chunks.js";
 import type { EmbedTask } from "./use-lite-pool-worker.js";
@@ -34,8 +33,8 @@ export function createUseLitePool(options: UseLitePoolOptions = {}): UseLitePool
     name: "the use-lite pool",
     code: "EMBEDDER_POOL",
     hint: "run with one thread (--threads 1) to embed in this process",
+    closedHint: "open a new pool (or a new Memory) to embed again",
   });
-  let closed = false;
 
   return {
     specificationVersion: "v1",
@@ -45,7 +44,6 @@ export function createUseLitePool(options: UseLitePoolOptions = {}): UseLitePool
     size: threads.size,
     async embed(texts: readonly string[]): Promise<Float32Array[]> {
       if (texts.length === 0) return [];
-      if (closed) throw new RamemError("EMBEDDER_POOL", "the use-lite pool is closed", { hint: "open a new pool (or a new Memory) to embed again" });
       const out: Float32Array[] = new Array(texts.length);
       await Promise.all(
         planChunks(texts).map(async (chunk) => {
@@ -56,9 +54,6 @@ export function createUseLitePool(options: UseLitePoolOptions = {}): UseLitePool
       );
       return out;
     },
-    async close() {
-      closed = true;
-      await threads.close();
-    },
+    close: () => threads.close(),
   };
 }
