@@ -6,7 +6,8 @@ test("people, places and organisations from a casual line, punctuation trimmed",
   const e = extractEntities("Hey Mel! I went to the LGBTQ support group yesterday in Boston.");
   assert.deepEqual(e.people, ["Mel"]);
   assert.deepEqual(e.places, ["Boston"]);
-  assert.deepEqual(e.organizations, ["LGBTQ"]);
+  // An acronym is no organisation by itself; it stays in the phrase it qualifies.
+  assert.deepEqual(e.organizations, []);
   assert.ok(e.topics.includes("lgbtq support group"), JSON.stringify(e.topics));
 });
 
@@ -41,4 +42,28 @@ test("filler turns have no entities", () => {
 test("topicOf picks the most specific noun phrase", () => {
   assert.equal(topicOf("Wow, that's awesome, Jon! How's the dance studio going?"), "dance studio");
   assert.equal(topicOf("My friend's new painting of a sunset is amazing"), "new painting of sunset");
+});
+
+test("a capitalised word after a first name or a title is the surname, and an abbreviation's full stop stays in the name", () => {
+  const e = extractEntities("I finished a book by Patrick Rothfuss, then saw Dr. Patel about my knee.");
+  assert.deepEqual(e.people, ["Patrick Rothfuss", "Dr. Patel"]);
+  // A place after a name is no surname.
+  assert.deepEqual(extractEntities("Melanie Paris trip").places, ["Paris"]);
+});
+
+test("a hyphen inside a name is kept", () => {
+  assert.deepEqual(extractEntities("We watched Spider-Man with Jon.").people.sort(), ["Jon", "Spider-Man"].sort());
+});
+
+test("a noun phrase ends at a pronoun, a trailing preposition or a predicate adjective", () => {
+  const e = extractEntities("Taking care of ourselves is key. The pottery class was so relaxing, and my kids loved it.");
+  assert.ok(e.topics.includes("care"), JSON.stringify(e.topics));
+  assert.ok(e.topics.includes("pottery class"), JSON.stringify(e.topics));
+  assert.ok(e.topics.includes("kids"), JSON.stringify(e.topics));
+  assert.ok(!e.topics.some((t) => / of$|relaxing|\bit\b/.test(t)), JSON.stringify(e.topics));
+});
+
+test("coordinated nouns are separate topics, and a comma ends a phrase", () => {
+  const e = extractEntities("Their strength and courage, kindness inspire me.");
+  assert.ok(e.topics.includes("strength") && e.topics.includes("courage") && e.topics.includes("kindness"), JSON.stringify(e.topics));
 });

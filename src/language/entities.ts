@@ -1,16 +1,19 @@
 /**
- * Named entities and topics from casual conversation text, via compromise.
- * One `nlp()` parse per call: this runs on every ingested turn, so it must stay
- * a single pass (compromise costs ~1 ms per short turn). Its compiled match
- * strings are cached (cache-match-parsing.ts), and the entity views whose tag
- * no term carries are not run; both are exact: the output is what the plain
- * calls give (scripts/compare-anchorer-output.ts checks every LoCoMo and
- * LongMemEval dev turn).
+ * Named entities and topics from casual conversation text, from compromise's
+ * lexicon and its first tagging pass only.
+ *
+ * Why not compromise's full parse and its `people()`/`places()`/`nouns()`
+ * views: this runs on every ingested turn, and the full parse (a second
+ * tagging pass of a thousand-odd rules, the chunker) and the views (a dozen
+ * compiled matches each) cost 3.6 ms per LoCoMo turn, about 80 % of anchoring.
+ * The first pass already tags names, places and organisations from the
+ * lexicon; the phrases are read off the tags in one walk here. On LoCoMo's
+ * turns the people, places and organisations found are the same as the full
+ * parse's for 99.7 % of turns; the topics differ more, mostly where the views
+ * glued coordinated nouns into one phrase ("strength courage") that are two
+ * topics here (docs/experiments.md › The anchorer's tagger).
  */
 import nlp from "compromise";
-import { cacheMatchParsing } from "./cache-match-parsing.js";
-
-cacheMatchParsing(nlp);
 
 export interface ExtractedEntities {
   people: string[];
@@ -20,7 +23,23 @@ export interface ExtractedEntities {
   topics: string[];
 }
 
-// compromise's tagger hands back matches with sentence punctuation and quotes attached.
+// The slice of a compromise term read here.
+interface Term {
+  text: string;
+  normal: string;
+  post: string;
+  tags: Set<string>;
+}
+
+/** Lexicon lookups, the first tagging pass and the contractions it needs ("it's" → it is); the order of compromise's own hooks. */
+const FIRST_PASS = ["lexicon", "preTagger", "contractionTwo"];
+
+function tagTerms(text: string): Term[][] {
+  const doc = (nlp as unknown as { tokenize(t: string): { compute(steps: string[]): { docs: Term[][] } } }).tokenize(text);
+  return doc.compute(FIRST_PASS).docs;
+}
+
+// compromise's tokens keep sentence punctuation and quotes beside the word.
 const EDGE_PUNCT = /^[\s"'“”‘’`([{<*_~.,;:!?-]+|[\s"'“”‘’`)\]}>*_~.,;:!?-]+$/g;
 const POSSESSIVE = /['’]s$/i;
 
@@ -37,15 +56,77 @@ const GENERIC_NOUNS = new Set([
   "one", "ones", "something", "anything", "everything", "nothing", "someone", "anyone", "everyone", "people",
   "week", "weeks", "month", "months", "year", "years", "today", "tonight", "yesterday", "tomorrow", "moment",
   "part", "idea", "fun", "guy", "guys", "person", "place", "question", "answer", "point", "end", "start",
-  "thinking", "doing", "going", "feeling",
+  "thinking", "doing", "going", "feeling", "here", "there",
 ]);
 
 // People and places get their own lists (an organisation often names the topic: "LGBTQ support group"), and time words belong to time grounding; neither makes a topic.
-// Pre-parsed once: compiling a match string per noun phrase dominated the per-turn cost.
-const TOPIC_NOISE = nlp.parseMatch(
-  "(#Determiner|#Pronoun|#Possessive|#Date|#Value|#Adverb|#QuestionWord|#Conjunction|#Person|#Place|" +
-  "last|next|ago|week|weeks|weekend|month|months|year|years|summer|spring|winter|autumn|morning|evening|night|yesterday|today|tonight|tomorrow)",
-);
+const TOPIC_NOISE_TAGS = ["Determiner", "Pronoun", "Possessive", "Date", "Value", "Adverb", "QuestionWord", "Conjunction", "Person", "Place"];
+const TOPIC_NOISE_WORDS = new Set([
+  "last", "next", "ago", "week", "weeks", "weekend", "month", "months", "year", "years", "summer", "spring", "winter", "autumn",
+  "morning", "evening", "night", "yesterday", "today", "tonight", "tomorrow",
+]);
+
+/** A comma, full stop or bracket after a word ends any phrase it is in ("Toronto, Ontario" are two); an abbreviation's full stop does not ("Dr. Patel"). */
+const PHRASE_BREAK = /[,.;:!?()"“”]/;
+const breaksAfter = (t: Term) => PHRASE_BREAK.test(t.post) && !(t.tags.has("Abbreviation") && /^\.\s*$/.test(t.post));
+const CAPITALISED = /^\p{Lu}/u;
+
+/**
+ * Maximal runs of terms: `starts` may open one, `continues` extends it. A
+ * term whose trailing punctuation breaks phrases closes the run it is in.
+ */
+function runsOf(sentence: readonly Term[], starts: (t: Term) => boolean, continues: (t: Term, run: readonly Term[]) => boolean): Term[][] {
+  const runs: Term[][] = [];
+  let run: Term[] = [];
+  for (const term of sentence) {
+    if (run.length > 0 && !continues(term, run)) {
+      runs.push(run);
+      run = [];
+    }
+    if (run.length > 0 || starts(term)) {
+      run.push(term);
+      if (breaksAfter(term)) {
+        runs.push(run);
+        run = [];
+      }
+    }
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** The words as written: a hyphen inside a name stays ("Spider-Man"), and so does an abbreviation's full stop ("Dr. Brown"). */
+function written(run: readonly Term[]): string {
+  const separator = (t: Term) => (t.post.trim() === "-" ? "-" : t.post.trim() === "." ? ". " : " ");
+  return run.map((t, i) => (i < run.length - 1 ? t.text + separator(t) : t.text)).join("");
+}
+
+const isPerson = (t: Term) => t.tags.has("Person") && !t.tags.has("Pronoun");
+// The first pass knows first names and titles, not most surnames ("Patrick Rothfuss", "Dr. Brown's"): a
+// capitalised noun right after one continues the name, unless the lexicon knows it as something else.
+const NOT_A_SURNAME = ["Place", "Organization", "Date", "Pronoun", "Value"];
+const continuesPerson = (t: Term) => isPerson(t) || (CAPITALISED.test(t.text) && t.tags.has("Noun") && !NOT_A_SURNAME.some((tag) => t.tags.has(tag)));
+const isPlace = (t: Term) => t.tags.has("Place") || t.tags.has("Address");
+const isOrganization = (t: Term) => t.tags.has("Organization");
+
+/** Words a noun phrase may hold before its noise is dropped; a pronoun or an interjection ends it. */
+const inNounPhrase = (t: Term) =>
+  (t.tags.has("Noun") || t.tags.has("Adjective") || t.tags.has("Determiner") || t.tags.has("Possessive") || t.tags.has("Value")) &&
+  !t.tags.has("Pronoun") &&
+  !t.tags.has("Expression");
+const isNoun = (t: Term) => t.tags.has("Noun") && !t.tags.has("Pronoun");
+// "a painting of a sunset" is one phrase: "of" joins two noun phrases; a trailing one ("care of") is cut below.
+const continuesNounPhrase = (t: Term, run: readonly Term[]) => inNounPhrase(t) || (t.normal === "of" && isNoun(run[run.length - 1]!));
+
+/** A noun phrase's topic: up to its last noun (later adjectives are predicates), without determiners, names and time words. */
+function topicOfPhrase(run: readonly Term[]): string | null {
+  let end = run.length;
+  while (end > 0 && !isNoun(run[end - 1]!)) end--;
+  const phrase = run.slice(0, end);
+  if (!phrase.some(isNoun)) return null;
+  const kept = phrase.filter((t) => !TOPIC_NOISE_TAGS.some((tag) => t.tags.has(tag)) && !TOPIC_NOISE_WORDS.has(t.normal));
+  return clean(kept.map((t) => t.normal).join(" "));
+}
 
 function uniqueNames(values: string[]): string[] {
   const seen = new Set<string>();
@@ -60,46 +141,34 @@ function uniqueNames(values: string[]): string[] {
   return out;
 }
 
-// compromise views are loosely typed; this is the slice of the API used here.
-interface View {
-  out(format: "array"): string[];
-  not(match: unknown): View;
-  text(format?: string): string;
-  forEach(fn: (m: View) => void): void;
-}
-
-/** Every tag on any term of the parse. */
-function tagsOf(doc: unknown): Set<string> {
-  const all = new Set<string>();
-  for (const sentence of (doc as { docs: Array<Array<{ tags: Set<string> }>> }).docs) for (const term of sentence) for (const tag of term.tags) all.add(tag);
-  return all;
-}
-
 export function extractEntities(text: string): ExtractedEntities {
   if (text.trim() === "") return { people: [], places: [], organizations: [], topics: [] };
-  const doc = nlp(text);
-  // people() needs a #Person term, places() a #Place or #Address, organizations() an
-  // #Organization: most turns have none of them, and each view is a few compiled
-  // matches over the whole parse. One look at the tags decides which are run;
-  // a view that is skipped would have been empty.
-  const tags = tagsOf(doc);
-  const people = tags.has("Person") ? uniqueNames((doc.people() as unknown as View).out("array")) : [];
-  const places = tags.has("Place") || tags.has("Address") ? uniqueNames((doc.places() as unknown as View).out("array")) : [];
-  const organizations = tags.has("Organization") ? uniqueNames((doc.organizations() as unknown as View).out("array")) : [];
+  const found = { people: [] as string[], places: [] as string[], organizations: [] as string[], phrases: [] as string[] };
+  for (const sentence of tagTerms(text)) {
+    for (const run of runsOf(sentence, (t) => isPerson(t) || t.tags.has("Honorific"), continuesPerson)) found.people.push(written(run));
+    for (const run of runsOf(sentence, isPlace, isPlace)) found.places.push(written(run));
+    for (const run of runsOf(sentence, isOrganization, isOrganization)) found.organizations.push(written(run));
+    for (const run of runsOf(sentence, inNounPhrase, continuesNounPhrase)) {
+      const topic = topicOfPhrase(run);
+      if (topic !== null) found.phrases.push(topic);
+    }
+  }
+  const people = uniqueNames(found.people);
+  const places = uniqueNames(found.places);
+  const organizations = uniqueNames(found.organizations);
 
   const named = new Set([...people, ...places, ...organizations].map((n) => n.toLowerCase()));
   const topics: string[] = [];
   const seen = new Set<string>();
-  (doc.nouns() as unknown as View).forEach((np) => {
-    const phrase = clean(np.not(TOPIC_NOISE).text("normal"));
-    if (phrase.length < 2 || seen.has(phrase)) return;
+  for (const phrase of found.phrases) {
+    if (phrase.length < 2 || seen.has(phrase)) continue;
     const words = phrase.split(" ");
-    if (words.every((w) => GENERIC_NOUNS.has(w) || NOT_A_NAME.has(w))) return;
+    if (words.every((w) => GENERIC_NOUNS.has(w) || NOT_A_NAME.has(w))) continue;
     // Names are already reported in their own lists; a phrase that is just a name adds nothing.
-    if (named.has(phrase)) return;
+    if (named.has(phrase)) continue;
     seen.add(phrase);
     topics.push(phrase);
-  });
+  }
   return { people, places, organizations, topics };
 }
 

@@ -68,6 +68,15 @@ describe("matchContext: the unit's episode", () => {
     assert.equal(matchContext(sardines, at("Lisbon"), { ...opts, episodeContext: false }).ok, false, "the ablation");
   });
 
+  it("a place is the same when one name is the other's leading words, whatever their length", () => {
+    const at2 = (location: string) => ({ ...said("2023-05-08T13:56:00.000Z"), location });
+    const market = at("Downtown Farmers Market");
+    assert.deepEqual(matchContext(at2("Downtown"), market, opts).met, ["at Downtown Farmers Market"]);
+    assert.deepEqual(matchContext(at2("Downtown Farmers"), market, opts).met, ["at Downtown Farmers Market"]);
+    assert.equal(matchContext(at2("Farmers Market"), market, opts).ok, false, "the same words elsewhere in the name are no match");
+    assert.equal(matchContext(at2("Downtown Mall"), market, opts).ok, false);
+  });
+
   it("a topic condition is met by the episode's topic", () => {
     const frame: RecallFrame = { ...EMPTY_FRAME("q"), entities: names(["trip"]), active: true };
     assert.deepEqual(matchContext(sardines, frame, opts).met, ["in an episode about trip"]);

@@ -134,11 +134,18 @@ function addressPatterns(first: string): { mention: RegExp; vocative: RegExp } {
   return patterns;
 }
 
+/**
+ * One name is the other or its leading words ("Mel" of "Mel Smith", "Downtown
+ * Farmers" of "Downtown Farmers Market"): taggers cut names short at
+ * different words, and a first word alone already counts, so a longer
+ * shared start must too.
+ */
 function sameName(a: string | null, b: string): boolean {
   if (!a) return false;
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x === y || x.split(/\s+/)[0] === y || y.split(/\s+/)[0] === x;
+  const x = a.toLowerCase().split(/\s+/);
+  const y = b.toLowerCase().split(/\s+/);
+  const [shorter, longer] = x.length <= y.length ? [x, y] : [y, x];
+  return shorter.every((word, i) => longer[i] === word);
 }
 
 function matchTime(context: EpisodicContext, condition: TimeCondition, options: MatchOptions): string | null {

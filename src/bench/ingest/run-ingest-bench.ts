@@ -17,11 +17,12 @@ export interface IngestBenchOptions {
   /** The first sessions of each data set up to this many turns. */
   turns: number;
   variants: readonly IngestVariant[];
-  anchorer: () => Anchorer;
+  /** The rule anchorer on this many threads (1: in this process); the caller's pool is closed here. */
+  anchorer: (threads: number) => Anchorer;
   hashEmbedder: () => Promise<Embedder>;
   /** USE-lite with this many threads (1: in this process). */
   useLite: (threads: number) => Promise<Embedder>;
-  /** USE-lite thread counts to time, e.g. [1, 2]. */
+  /** Thread counts to time the anchorer alone and USE-lite with, e.g. [1, 2]. */
   threads: readonly number[];
   onProgress?: (done: number, total: number, label: string) => void;
 }
@@ -54,21 +55,22 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
     const report = (p: { turnsDone: number }, label: string) => options.onProgress?.(p.turnsDone, turns, `${dataset.name}: ${label}`);
     for (const variant of options.variants) {
       if (variant === "anchor") {
-        const anchorer = options.anchorer();
-        // The sample once untimed: the first few hundred parses compile compromise's and
-        // chrono's code paths (one warm-up session still left it at half the speed
-        // of the anchoring inside the hash row that followed it).
-        for (const s of sample) await anchorer.anchorSession(s);
-        const before = load();
-        const started = performance.now();
-        let units = 0;
-        let done = 0;
-        for (const s of sample) {
-          units += (await anchorer.anchorSession(s)).units.length;
-          done += s.turns.length;
-          report({ turnsDone: done }, "rule anchorer alone");
+        for (const threads of options.threads) {
+          const anchorer = options.anchorer(threads);
+          const label = threads === 1 ? "rule anchorer alone" : `rule anchorer alone, ${threads} threads`;
+          try {
+            // The sample once untimed: the first few hundred parses compile compromise's and
+            // chrono's code paths (one warm-up session still left it at half the speed
+            // of the anchoring inside the hash row that followed it), in every thread.
+            await anchorAll(anchorer, sample);
+            const before = load();
+            const started = performance.now();
+            const units = await anchorAll(anchorer, sample, (done) => report({ turnsDone: done }, label));
+            figures.push(figure(dataset.name, label, threads, sample.length, turns, units, performance.now() - started, before));
+          } finally {
+            await anchorer.close?.();
+          }
         }
-        figures.push(figure(dataset.name, "rule anchorer alone", null, sample.length, turns, units, performance.now() - started, before));
         continue;
       }
       for (const threads of variant === "hash" ? [null] : options.threads) {
@@ -76,7 +78,7 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
         // Every thread loads its model before the clock starts.
         await Promise.all(Array.from({ length: threads ?? 1 }, () => embedder.embed(Array.from({ length: 16 }, (_, i) => `warm up ${i}`))));
         const dir = mkdtempSync(join(tmpdir(), "ramem-bench-ingest-"));
-        const memory = new Memory({ store: await openSqliteStore(join(dir, "ingest.db")), embedder, ownsEmbedder: true, anchorer: options.anchorer() });
+        const memory = new Memory({ store: await openSqliteStore(join(dir, "ingest.db")), embedder, ownsEmbedder: true, anchorer: options.anchorer(1) });
         const label = threads === null ? "rule anchorer + hash vectors + SQLite" : `use-lite, ${threads} thread${threads === 1 ? "" : "s"}`;
         try {
           const before = load();
@@ -91,6 +93,25 @@ export async function runIngestBench(options: IngestBenchOptions): Promise<Inges
     }
   }
   return figures;
+}
+
+/** Anchors every session, as many at once as the anchorer runs side by side; returns the units made. */
+async function anchorAll(anchorer: Anchorer, sessions: readonly SessionWithTurns[], onTurns?: (done: number) => void): Promise<number> {
+  let next = 0;
+  let units = 0;
+  let done = 0;
+  const lane = async () => {
+    while (next < sessions.length) {
+      const session = sessions[next++]!;
+      // Awaited first: `units += await …` would read units before the wait and drop the other lane's count.
+      const anchored = await anchorer.anchorSession(session);
+      units += anchored.units.length;
+      done += session.turns.length;
+      onTurns?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, anchorer.concurrency ?? 1) }, lane));
+  return units;
 }
 
 function firstTurns(sessions: readonly SessionWithTurns[], turns: number): SessionWithTurns[] {

@@ -13,13 +13,15 @@ test("ramem bench ingest: one row per data set and path with turns/s, units/s an
   try {
     const run = await runCli([
       "bench", "ingest", "--locomo", join(FIXTURES, "locomo-mini.json"), "--longmemeval", join(FIXTURES, "longmemeval-mini.json"),
-      "--variants", "anchor,hash", "--out", join(dir, "out"), "--quiet",
+      "--variants", "anchor,hash", "--threads", "1,2", "--out", join(dir, "out"), "--quiet",
     ]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /\| locomo \| rule anchorer alone \| \d+ \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+→[\d.]+ \|/);
+    assert.match(run.stdout, /\| locomo \| rule anchorer alone, 2 threads \|/);
     assert.match(run.stdout, /\| longmemeval \| rule anchorer \+ hash vectors \+ SQLite \|/);
     const results = JSON.parse(readFileSync(join(dir, "out", "results.json"), "utf8"));
-    assert.equal(results.figures.length, 4);
+    // Per data set: the anchorer alone on each --threads count, then anchorer + hash vectors + SQLite.
+    assert.equal(results.figures.length, 6);
     for (const f of results.figures) {
       assert.ok(f.turns > 0 && f.units === f.turns, `${f.dataset} ${f.variant}: one unit per turn`);
       assert.ok(f.turnsPerSecond > 0 && f.unitsPerSecond > 0);

@@ -2,8 +2,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
-import { createEmbedder } from "../../open-memory.js";
+import { createAnchorer, createEmbedder } from "../../open-memory.js";
 import { readConversationFile } from "../../formats/conversation-file.js";
 import { INGEST_VARIANTS, runIngestBench, type IngestFigure, type IngestVariant } from "../../bench/ingest/run-ingest-bench.js";
 import { RamemError } from "../../model/errors.js";
@@ -48,14 +47,14 @@ export function ingestTable(figures: readonly IngestFigure[]): string {
 export function benchIngestCommand(): Command {
   return new Command("ingest")
     .description(
-      "Ingest throughput on LoCoMo and/or the LongMemEval file: turns/s and units/s of the rule anchorer alone, of anchorer + hash vectors + SQLite, " +
-        "and of the real offline path (USE-lite) with each --threads count. Writes <out>/results.json.",
+      "Ingest throughput on LoCoMo and/or the LongMemEval file: turns/s and units/s of the rule anchorer alone and of the real offline path (USE-lite), " +
+        "each with every --threads count, and of anchorer + hash vectors + SQLite. Writes <out>/results.json.",
     )
     .option("--locomo <file>", "a LoCoMo file (e.g. ../shared/datasets/locomo/locomo10.json)")
     .option("--longmemeval <file>", "a LongMemEval file (e.g. ../shared/datasets/longmemeval/longmemeval_s_dev100.json)")
     .option("--turns <n>", "the first sessions of each data set up to this many turns", parsePositiveInt("--turns"), 1000)
     .option("--variants <list>", `what to time, comma-separated: ${INGEST_VARIANTS.join(", ")}`, parseVariants, [...INGEST_VARIANTS])
-    .option("--threads <list>", "USE-lite thread counts to time, comma-separated (1: in this process)", parseThreadList, [...new Set([1, availableParallelism()])])
+    .option("--threads <list>", "thread counts to time the rule anchorer alone and USE-lite with, comma-separated (1: in this process)", parseThreadList, [...new Set([1, availableParallelism()])])
     .option("--out <dir>", "where results.json goes", "bench-out/ingest")
     .option("--json", "print results.json to stdout instead of the table")
     .option("--quiet", "no progress output")
@@ -75,7 +74,7 @@ export function benchIngestCommand(): Command {
           turns: opts.turns,
           variants: opts.variants,
           threads: opts.threads,
-          anchorer: () => createRuleAnchorer(),
+          anchorer: (threads) => createAnchorer("rule", undefined, { threads }),
           hashEmbedder: () => createEmbedder("hash"),
           useLite: (threads) => createEmbedder("use-lite", process.env, { threads }),
           onProgress: (done, total, label) => progress.update(done, total, label),
