@@ -38,6 +38,7 @@ describeWithPostgres("scale bench with --store postgres://", (url) => {
       const [size] = result.sizes;
       assert.equal(size!.dialect, "postgres");
       assert.ok(size!.ingest.denseIndexBuildSeconds !== undefined, "the index build is reported");
+      assert.equal(size!.ingest.denseIndexAction, "created", "the index was not there during the writes: the build made it anew");
       assert.ok(size!.ingest.denseIndexBuildSeconds! <= size!.ingest.seconds, "and counted in the ingest time");
       const index = await raw.query<{ valid: boolean }>("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass('unit_vectors_hnsw')");
       assert.equal(index.rows[0]?.valid, true, "the index is back and valid");

@@ -14,6 +14,7 @@ import { isSqliteMemoryStore, openSqliteStore } from "../../store/sqlite/sqlite-
 import { isPostgresUrl } from "../../store/open-store.js";
 import { isPostgresMemoryStore, openPostgresStore } from "../../store/postgres/postgres-store.js";
 import { parsePostgresUrl } from "../../store/postgres/connection.js";
+import type { DenseIndexReport } from "../../store/postgres/dense-index-report.js";
 import { summarize } from "../latency/measure-recall-latency.js";
 import type { BenchProgress } from "../bench-progress.js";
 import { generateConversations, type GeneratedQuery } from "./generate-conversations.js";
@@ -54,6 +55,8 @@ export interface IngestFigures {
   useLite?: { unitsPerSecond: number; turns: number; units: number };
   /** PostgreSQL: the HNSW index was dropped before the ingest and built in one go after it, in this many of `seconds` (a bulk load). */
   denseIndexBuildSeconds?: number;
+  /** What that build did: "created" after the drop; "rebuilt" would mean the index was kept through the writes. */
+  denseIndexAction?: DenseIndexReport["action"];
   /** When the store was ingested by an earlier run (the figures are that run's). */
   cachedFrom?: string;
   loadAverage: number[];
@@ -181,9 +184,14 @@ async function ingestCorpus(memory: Memory, corpus: ReturnType<typeof generateCo
   let done = 0;
   const started = performance.now();
   // A bulk load into PostgreSQL: no HNSW insert per vector, one build at the
-  // end (timed with the ingest), which also gives a better graph.
+  // end (timed with the ingest), which also gives a better graph. The
+  // embedder is bound first: binding a fresh store creates the index, and a
+  // drop before that would find nothing to drop.
   const bulk = isPostgresMemoryStore(memory.store) ? memory.store : null;
-  if (bulk) await bulk.dropDenseIndex();
+  if (bulk) {
+    await bulk.bindEmbedder(memory.embedder.id, memory.embedder.dimensions);
+    await bulk.dropDenseIndex();
+  }
   for (const ns of corpus.namespaces) {
     // Batches of sessions: one ingest call per batch keeps progress lines flowing without changing what is written.
     for (let i = 0; i < ns.sessions.length; i += 50) {
@@ -201,7 +209,7 @@ async function ingestCorpus(memory: Memory, corpus: ReturnType<typeof generateCo
     unitsPerSecond: round(written / seconds, 1),
     seconds: round(seconds, 1),
     embedder: options.embedder.id,
-    ...(built ? { denseIndexBuildSeconds: round(built.seconds, 1) } : {}),
+    ...(built ? { denseIndexBuildSeconds: round(built.seconds, 1), denseIndexAction: built.action } : {}),
     loadAverage: load(),
   };
   if (options.useLite && options.useLite.turns > 0) figures.useLite = await ingestWithUseLite(corpus, options.useLite, options);
