@@ -85,6 +85,37 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
     }
   });
 
+  test("ingest --bulk writes without the HNSW index and creates it once at the end; --bulk on SQLite is refused and writes nothing", async () => {
+    const bulkSchema = uniqueSchema("bulk");
+    const bulkStore = new URL(url);
+    bulkStore.searchParams.set("schema", bulkSchema);
+    const c = new pg.Client({ connectionString: url, options: `-c search_path=${bulkSchema},public` });
+    await c.connect();
+    const dir = mkdtempSync(join(tmpdir(), "ramem-bulk-"));
+    try {
+      // A fresh schema: the bind that creates the index comes before the drop, so the build at the end creates it anew.
+      const first = json(await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--json", "--quiet", GARDEN]));
+      assert.ok(first.unitsWritten > 0);
+      assert.equal(first.bulkDenseIndex.action, "created");
+      assert.equal(first.bulkDenseIndex.vectors, first.unitsWritten);
+      const valid = await c.query<{ valid: boolean }>("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass('unit_vectors_hnsw')");
+      assert.equal(valid.rows[0]?.valid, true, "the index is there and valid after the load");
+      const rec = json(await ramem(["recall", "--store", bulkStore.toString(), "--namespace", "garden-club", "--k", "1", "--json", "Where did Ines buy the purple carrot seeds?"]));
+      assert.equal(rec.hits[0].provenance.sessionId, "spring");
+
+      const sqlite = join(dir, "store.db");
+      const refused = await ramem(["ingest", "--db", sqlite, "--embedder", "hash", "--bulk", "--quiet", GARDEN]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /--bulk is for PostgreSQL stores/);
+      assert.match(refused.stderr, /hint: leave --bulk out/);
+      assert.equal(json(await ramem(["stats", "--db", sqlite, "--json"])).units, 0, "nothing was written");
+    } finally {
+      await c.query(`DROP SCHEMA IF EXISTS "${bulkSchema}" CASCADE`);
+      await c.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("--db and --store naming two stores is refused with a hint", async () => {
     const run = await ramem(["stats", "--store", location, "--db", "/tmp/other.db"]);
     assert.equal(run.code, 2);

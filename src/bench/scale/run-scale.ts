@@ -15,6 +15,7 @@ import { isPostgresUrl } from "../../store/open-store.js";
 import { isPostgresMemoryStore, openPostgresStore } from "../../store/postgres/postgres-store.js";
 import { parsePostgresUrl } from "../../store/postgres/connection.js";
 import type { DenseIndexReport } from "../../store/postgres/dense-index-report.js";
+import { bulkLoad } from "../../store/postgres/bulk-load.js";
 import { summarize } from "../latency/measure-recall-latency.js";
 import type { BenchProgress } from "../bench-progress.js";
 import { generateConversations, type GeneratedQuery } from "./generate-conversations.js";
@@ -183,26 +184,22 @@ async function openScaleStore(options: ScaleOptions, key: string): Promise<Scale
 async function ingestCorpus(memory: Memory, corpus: ReturnType<typeof generateConversations>, options: ScaleOptions, units: number): Promise<IngestFigures> {
   let done = 0;
   const started = performance.now();
-  // A bulk load into PostgreSQL: no HNSW insert per vector, one build at the
-  // end (timed with the ingest), which also gives a better graph. The
-  // embedder is bound first: binding a fresh store creates the index, and a
-  // drop before that would find nothing to drop.
-  const bulk = isPostgresMemoryStore(memory.store) ? memory.store : null;
-  if (bulk) {
-    await bulk.bindEmbedder(memory.embedder.id, memory.embedder.dimensions);
-    await bulk.dropDenseIndex();
-  }
-  for (const ns of corpus.namespaces) {
-    // Batches of sessions: one ingest call per batch keeps progress lines flowing without changing what is written.
-    for (let i = 0; i < ns.sessions.length; i += 50) {
-      const batch = ns.sessions.slice(i, i + 50);
-      await memory.ingest(batch, {
-        onProgress: (p) => options.onProgress?.(done + p.turnsDone, corpus.turns, `scale ${units}: ingest ${ns.namespace}`, "turns"),
-      });
-      done += batch.reduce((n, s) => n + s.turns.length, 0);
+  const writeAll = async () => {
+    for (const ns of corpus.namespaces) {
+      // Batches of sessions: one ingest call per batch keeps progress lines flowing without changing what is written.
+      for (let i = 0; i < ns.sessions.length; i += 50) {
+        const batch = ns.sessions.slice(i, i + 50);
+        await memory.ingest(batch, {
+          onProgress: (p) => options.onProgress?.(done + p.turnsDone, corpus.turns, `scale ${units}: ingest ${ns.namespace}`, "turns"),
+        });
+        done += batch.reduce((n, s) => n + s.turns.length, 0);
+      }
     }
-  }
-  const built = bulk ? await bulk.rebuildDenseIndex({ maintenanceWorkMem: BULK_MAINTENANCE_WORK_MEM }) : null;
+  };
+  // PostgreSQL: a bulk load, the HNSW index built once at the end (timed with the ingest).
+  let built: DenseIndexReport | null = null;
+  if (isPostgresMemoryStore(memory.store)) built = (await bulkLoad(memory.store, memory.embedder, writeAll, { maintenanceWorkMem: BULK_MAINTENANCE_WORK_MEM })).denseIndex;
+  else await writeAll();
   const seconds = (performance.now() - started) / 1000;
   const written = (await memory.store.stats()).units;
   const figures: IngestFigures = {

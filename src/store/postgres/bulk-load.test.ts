@@ -1,0 +1,45 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import pg from "pg";
+import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
+import { openPostgresStore } from "./postgres-store.js";
+import { bulkLoad } from "./bulk-load.js";
+
+describeWithPostgres("bulkLoad", (url) => {
+  const embedder = { id: "test-embedder@1", dimensions: 4 };
+
+  test("binds the embedder first, writes without the index, and builds it afterwards; a failed write still gets its index back and its own error", async () => {
+    const schema = uniqueSchema("bulk");
+    const target = new URL(url);
+    target.searchParams.set("schema", schema);
+    const store = await openPostgresStore(target.toString());
+    const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await c.connect();
+    const index = async () => (await c.query<{ oid: number | null }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
+    try {
+      let seenDuringWrite: number | null | undefined;
+      const { result, denseIndex } = await bulkLoad(store, embedder, async () => {
+        // As every ingest does: binding a store that was not bound would create the index.
+        await store.bindEmbedder(embedder.id, embedder.dimensions);
+        seenDuringWrite = await index();
+        return "written";
+      });
+      assert.equal(result, "written");
+      assert.equal(seenDuringWrite, null, "no index while the write ran, on a store that was not bound before");
+      assert.equal(denseIndex.action, "created");
+      assert.notEqual(await index(), null);
+
+      await assert.rejects(
+        bulkLoad(store, embedder, async () => {
+          throw new Error("the write broke");
+        }),
+        /the write broke/,
+      );
+      assert.notEqual(await index(), null, "the index is built again after a failed write");
+    } finally {
+      await store.close();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    }
+  });
+});
