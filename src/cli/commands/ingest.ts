@@ -22,11 +22,13 @@ interface IngestOptions extends CommonOptions {
 
 /**
  * From this many turns on, the rule anchorer runs in `--threads` worker
- * threads: about 5 s of anchoring on one core here, against ~1.5 s for the
- * threads to start (LoCoMo's 5,882 turns with the hash embedder: 181 → 211
- * units/s with two threads on this shared 2-core machine).
+ * threads. Since the first-pass tagger (rule-anchorer@10) a turn anchors in
+ * about 1 ms, so 5,000 turns are ~5 s on one core against ~1.5 s for the
+ * threads to start: LoCoMo's 5,882 turns with the hash embedder made 536 and
+ * 562 units/s in one thread, 563 and 612 with two (load ~2, this shared
+ * 2-core machine); below that the start-up eats what the threads save.
  */
-export const POOL_MIN_TURNS = 1_000;
+export const POOL_MIN_TURNS = 5_000;
 
 export function ingestCommand(): Command {
   return addStoreOptions(
@@ -46,7 +48,7 @@ export function ingestCommand(): Command {
       .option("--force", "re-anchor and rewrite sessions even when unchanged")
       .option(
         "--threads <n>",
-        "anchor (rule anchorer, from 1,000 turns on) and embed (use-lite, one model each, ~30 MB) in this many worker threads; 1 does both in this process",
+        "anchor (rule anchorer, from 5,000 turns on) and embed (use-lite, one model each, ~30 MB) in this many worker threads; 1 does both in this process",
         parsePositiveInt("--threads"),
         availableParallelism(),
       )
