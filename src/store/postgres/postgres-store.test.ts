@@ -107,6 +107,9 @@ describeWithPostgres("postgres store", (url) => {
       try {
         const r = await c.query("SELECT value FROM " + `"${schema}"` + ".meta WHERE key = 'schema_version'");
         assert.equal(r.rows[0]?.value, String(SCHEMA_VERSION));
+        // Migration 10 dropped the index no statement read.
+        const entitiesIndex = await c.query("SELECT to_regclass($1) AS oid", [`"${schema}".units_ns_entities`]);
+        assert.equal(entitiesIndex.rows[0]?.oid, null);
       } finally {
         await c.end();
       }

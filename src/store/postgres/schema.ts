@@ -3,7 +3,7 @@ import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
 import { HNSW_INDEX_DEFINITION } from "./dense-index.js";
 
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /**
  * Fills unit_terms from the `lexemes` of the rows `$UNITS u` holds (the units
@@ -352,6 +352,12 @@ const MIGRATIONS: readonly string[] = [
   // cannot prove the index applies.
   `
   CREATE INDEX IF NOT EXISTS units_ns_state ON units (namespace) WHERE ${STATE_UNIT_CONDITION};
+  `,
+  // 10: no statement reads units.entities through an index (context matching
+  // reads them from the units it has), so the GIN index on them was a write
+  // cost alone, one entry per entity: a long assistant turn holds hundreds.
+  `
+  DROP INDEX IF EXISTS units_ns_entities;
   `,
 ];
 
