@@ -67,3 +67,16 @@ test("coordinated nouns are separate topics, and a comma ends a phrase", () => {
   const e = extractEntities("Their strength and courage, kindness inspire me.");
   assert.ok(e.topics.includes("strength") && e.topics.includes("courage") && e.topics.includes("kindness"), JSON.stringify(e.topics));
 });
+
+test("a surname the name took in is no topic, and a title alone names nobody", () => {
+  const e = extractEntities("I met Jon Snow and read a book by Patrick Rothfuss.");
+  assert.deepEqual(e.people, ["Jon Snow", "Patrick Rothfuss"]);
+  assert.deepEqual(e.topics, ["book"]);
+  assert.equal(topicOf("I met Jon Snow."), null);
+  assert.deepEqual(extractEntities("Mr. and Mrs. Smith came over.").people, ["Mrs. Smith"]);
+});
+
+test("a dash between names ends the name; a hyphen inside one does not", () => {
+  for (const dash of [" — ", " – ", " -- ", " - "]) assert.deepEqual(extractEntities(`Jon${dash}Mel went out.`).people, ["Jon", "Mel"], JSON.stringify(dash));
+  assert.ok(extractEntities("We watched Spider-Man with Jon.").people.includes("Spider-Man"));
+});

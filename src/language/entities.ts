@@ -5,7 +5,8 @@
  * Why not compromise's full parse and its `people()`/`places()`/`nouns()`
  * views: this runs on every ingested turn, and the full parse (a second
  * tagging pass of a thousand-odd rules, the chunker) and the views (a dozen
- * compiled matches each) cost 3.6 ms per LoCoMo turn, about 80 % of anchoring.
+ * compiled matches each) cost 3.6 ms per LoCoMo turn, most of anchoring
+ * (CPU profiles of the anchorer put compromise at 73–78 %).
  * The first pass already tags names, places and organisations from the
  * lexicon; the phrases are read off the tags in one walk here. On LoCoMo's
  * turns the people, places and organisations agree with the full parse's
@@ -60,14 +61,18 @@ const GENERIC_NOUNS = new Set([
 ]);
 
 // People and places get their own lists (an organisation often names the topic: "LGBTQ support group"), and time words belong to time grounding; neither makes a topic.
-const TOPIC_NOISE_TAGS = ["Determiner", "Pronoun", "Possessive", "Date", "Value", "Adverb", "QuestionWord", "Conjunction", "Person", "Place"];
+const TOPIC_NOISE_TAGS = ["Determiner", "Pronoun", "Possessive", "Date", "Value", "Adverb", "QuestionWord", "Conjunction", "Person", "Honorific", "Place"];
 const TOPIC_NOISE_WORDS = new Set([
   "last", "next", "ago", "week", "weeks", "weekend", "month", "months", "year", "years", "summer", "spring", "winter", "autumn",
   "morning", "evening", "night", "yesterday", "today", "tonight", "tomorrow",
 ]);
 
-/** A comma, full stop or bracket after a word ends any phrase it is in ("Toronto, Ontario" are two); an abbreviation's full stop does not ("Dr. Patel"). */
-const PHRASE_BREAK = /[,.;:!?()"“”]/;
+/**
+ * A comma, full stop, bracket or dash after a word ends any phrase it is in
+ * ("Toronto, Ontario" and "Jon — Mel" are two); an abbreviation's full stop
+ * does not ("Dr. Patel"), nor a hyphen inside a word ("Spider-Man").
+ */
+const PHRASE_BREAK = /[,.;:!?()"“”—–]|\s-|-\s|--/;
 const breaksAfter = (t: Term) => PHRASE_BREAK.test(t.post) && !(t.tags.has("Abbreviation") && /^\.\s*$/.test(t.post));
 const CAPITALISED = /^\p{Lu}/u;
 
@@ -97,7 +102,7 @@ function runsOf(sentence: readonly Term[], starts: (t: Term) => boolean, continu
 
 /** The words as written: a hyphen inside a name stays ("Spider-Man"), and so does an abbreviation's full stop ("Dr. Brown"). */
 function written(run: readonly Term[]): string {
-  const separator = (t: Term) => (t.post.trim() === "-" ? "-" : t.post.trim() === "." ? ". " : " ");
+  const separator = (t: Term) => (t.post === "-" ? "-" : t.post.trim() === "." ? ". " : " ");
   return run.map((t, i) => (i < run.length - 1 ? t.text + separator(t) : t.text)).join("");
 }
 
@@ -120,14 +125,23 @@ const isNoun = (t: Term) => t.tags.has("Noun") && !t.tags.has("Pronoun");
 // "a painting of a sunset" is one phrase: "of" joins two noun phrases; a trailing one ("care of") is cut below.
 const continuesNounPhrase = (t: Term, run: readonly Term[]) => inNounPhrase(t) || (t.normal === "of" && isNoun(run[run.length - 1]!));
 
-/** A noun phrase's topic: up to its last noun (later adjectives are predicates), without determiners, names and time words. */
-function topicOfPhrase(run: readonly Term[]): string | null {
+/**
+ * A noun phrase's topic: up to its last noun (later adjectives are
+ * predicates), without determiners, time words and names — also the
+ * surnames the person runs took in (`inNames`), which carry no Person tag.
+ */
+function topicOfPhrase(run: readonly Term[], inNames: ReadonlySet<Term>): string | null {
   let end = run.length;
   while (end > 0 && !isNoun(run[end - 1]!)) end--;
   const phrase = run.slice(0, end);
   if (!phrase.some(isNoun)) return null;
-  const kept = phrase.filter((t) => !TOPIC_NOISE_TAGS.some((tag) => t.tags.has(tag)) && !TOPIC_NOISE_WORDS.has(t.normal));
+  const kept = phrase.filter((t) => !inNames.has(t) && !TOPIC_NOISE_TAGS.some((tag) => t.tags.has(tag)) && !TOPIC_NOISE_WORDS.has(t.normal));
   return clean(kept.map((t) => t.normal).join(" "));
+}
+
+/** A title or abbreviation alone names nobody ("Mr.", "St."): such runs are dropped. */
+function namesOf(runs: Term[][]): Term[][] {
+  return runs.filter((run) => run.some((t) => !t.tags.has("Honorific") && !t.tags.has("Abbreviation")));
 }
 
 function uniqueNames(values: string[]): string[] {
@@ -147,11 +161,15 @@ export function extractEntities(text: string): ExtractedEntities {
   if (text.trim() === "") return { people: [], places: [], organizations: [], topics: [] };
   const found = { people: [] as string[], places: [] as string[], organizations: [] as string[], phrases: [] as string[] };
   for (const sentence of tagTerms(text)) {
-    for (const run of runsOf(sentence, (t) => isPerson(t) || t.tags.has("Honorific"), continuesPerson)) found.people.push(written(run));
-    for (const run of runsOf(sentence, isPlace, isPlace)) found.places.push(written(run));
-    for (const run of runsOf(sentence, isOrganization, isOrganization)) found.organizations.push(written(run));
+    const inNames = new Set<Term>();
+    for (const run of namesOf(runsOf(sentence, isPerson, continuesPerson))) {
+      found.people.push(written(run));
+      for (const t of run) inNames.add(t);
+    }
+    for (const run of namesOf(runsOf(sentence, isPlace, isPlace))) found.places.push(written(run));
+    for (const run of namesOf(runsOf(sentence, isOrganization, isOrganization))) found.organizations.push(written(run));
     for (const run of runsOf(sentence, inNounPhrase, continuesNounPhrase)) {
-      const topic = topicOfPhrase(run);
+      const topic = topicOfPhrase(run, inNames);
       if (topic !== null) found.phrases.push(topic);
     }
   }

@@ -12,12 +12,27 @@ const fixture = fileURLToPath(new URL("../../formats/fixtures/locomo-mini.json",
 test("ingest bench: the anchorer alone is timed on every thread count, each pool is closed, and every row counts the sample's units", async () => {
   const sessions = (await readConversationFile(fixture)).conversations.flatMap((c) => c.sessions);
   const turns = sessions.reduce((n, s) => n + s.turns.length, 0);
-  const opened: Array<{ threads: number; closed: boolean }> = [];
+  assert.ok(sessions.length >= 2, "the fixture gives two sessions to anchor side by side");
+  const opened: Array<{ threads: number; closed: boolean; inFlight: number; mostInFlight: number }> = [];
   const anchorer = (threads: number): Anchorer => {
     const inner = createAnchorer("rule", undefined, { threads });
-    const entry = { threads, closed: false };
+    const entry = { threads, closed: false, inFlight: 0, mostInFlight: 0 };
     opened.push(entry);
-    return { ...inner, anchorSession: (s) => inner.anchorSession(s), close: async () => { entry.closed = true; await inner.close?.(); } };
+    return {
+      ...inner,
+      anchorSession: async (s) => {
+        entry.mostInFlight = Math.max(entry.mostInFlight, ++entry.inFlight);
+        try {
+          return await inner.anchorSession(s);
+        } finally {
+          entry.inFlight--;
+        }
+      },
+      close: async () => {
+        entry.closed = true;
+        await inner.close?.();
+      },
+    };
   };
   const figures = await runIngestBench({
     datasets: [{ name: "mini", sessions }],
@@ -35,6 +50,6 @@ test("ingest bench: the anchorer alone is timed on every thread count, each pool
     assert.ok(f.unitsPerSecond > 0);
   }
   assert.deepEqual(figures.map((f) => f.threads), [1, 2, null]);
-  // The pool of the 2-thread row really ran on 2 threads, and the bench closed both anchorers it timed alone.
-  assert.deepEqual(opened.slice(0, 2).map((o) => [o.threads, o.closed]), [[1, true], [2, true]]);
+  // The 2-thread row kept two sessions in flight (the one-thread row one), and the bench closed both anchorers it timed alone.
+  assert.deepEqual(opened.slice(0, 2).map((o) => [o.threads, o.closed, o.mostInFlight]), [[1, true, 1], [2, true, 2]]);
 });

@@ -4,6 +4,8 @@ import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type Com
 import { createProgress } from "../progress.js";
 import { isSqliteMemoryStore } from "../../store/sqlite/sqlite-store.js";
 import { isPostgresMemoryStore } from "../../store/postgres/postgres-store.js";
+import { isPostgresUrl } from "../../store/open-store.js";
+import { resolveStoreLocation } from "../store-location.js";
 import { bulkLoad } from "../../store/postgres/bulk-load.js";
 import type { DenseIndexReport } from "../../store/postgres/dense-index-report.js";
 import { RamemError } from "../../model/errors.js";
@@ -54,7 +56,8 @@ export function ingestCommand(): Command {
       )
       .option(
         "--bulk",
-        "PostgreSQL: a bulk load — drop the HNSW index, write, build it once at the end (faster, a better graph; meanwhile every dense search in the schema is an exact scan)",
+        "PostgreSQL, for a load that is a large share of the schema: drop the HNSW index, write, build it once at the end (faster, a better graph; " +
+          "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; one bulk load per schema at a time)",
       )
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>
@@ -63,6 +66,12 @@ export function ingestCommand(): Command {
         format: opts.format,
         ...(opts.namespace ? { namespace: opts.namespace } : {}),
       });
+      // Refused before the store is opened: opening a SQLite path would create the file.
+      if (opts.bulk && !isPostgresUrl(resolveStoreLocation(opts))) {
+        throw new RamemError("BAD_OPTION", "--bulk is for PostgreSQL stores (a postgres:// URL in --store or RAMEM_STORE)", {
+          hint: "leave --bulk out: SQLite builds a namespace's dense index after the ingest anyway",
+        });
+      }
       const sessions = conversations.flatMap((c) => c.sessions);
       // Anchoring threads cost ~1.5 s to start (each loads the tagger): below POOL_MIN_TURNS one thread is done first.
       const turns = sessions.reduce((n, s) => n + s.turns.length, 0);
@@ -70,11 +79,6 @@ export function ingestCommand(): Command {
       const progress = createProgress("turns", { quiet: opts.quiet || false });
       try {
         const store = memory.store;
-        if (opts.bulk && !isPostgresMemoryStore(store)) {
-          throw new RamemError("BAD_OPTION", `--bulk is for PostgreSQL stores; ${store.location} is ${store.dialect}`, {
-            hint: "leave --bulk out: SQLite builds a namespace's dense index after the ingest anyway",
-          });
-        }
         const write = () =>
           memory.ingest(sessions, {
             force: opts.force ?? false,
@@ -86,7 +90,7 @@ export function ingestCommand(): Command {
           const loaded = await bulkLoad(store, memory.embedder, async () => {
             const written = await write();
             progress.stop();
-            if (!opts.quiet) cliErr("building the HNSW index in one go…\n");
+            if (!opts.quiet) cliErr("writes done; building the HNSW index in one go…\n");
             return written;
           });
           result = loaded.result;
@@ -116,7 +120,7 @@ export function ingestCommand(): Command {
               `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n` +
               (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : "") +
               (built.length ? `dense index built for ${built.map((n) => `${n.namespace} (${n.vectors} vectors)`).join(", ")} in ${denseIndex!.seconds.toFixed(1)} s\n` : "") +
-              (bulkIndex ? `HNSW index ${bulkIndex.action} over ${bulkIndex.vectors} vectors in ${bulkIndex.seconds.toFixed(1)} s, after the writes\n` : ""),
+              (bulkIndex ? `${describeBulkIndex(bulkIndex)}\n` : ""),
           );
           for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) cliErr(`warning: ${w}\n`);
         }
@@ -126,4 +130,10 @@ export function ingestCommand(): Command {
       }
     }),
   );
+}
+
+/** The bulk load's index build in a line; a store whose vectors are above HNSW's limit says why none was built. */
+function describeBulkIndex(report: DenseIndexReport): string {
+  if (report.action === "none") return `no HNSW index built: ${report.note ?? "nothing to index"}`;
+  return `HNSW index ${report.action} over the schema's ${report.vectors} vectors in ${report.seconds.toFixed(1)} s, after the writes`;
 }

@@ -36,6 +36,21 @@ describeWithPostgres("bulkLoad", (url) => {
         /the write broke/,
       );
       assert.notEqual(await index(), null, "the index is built again after a failed write");
+
+      // A write that fails and takes the connection with it: the build cannot run, and the error says so and what to do.
+      const second = await openPostgresStore(target.toString());
+      await assert.rejects(
+        bulkLoad(second, embedder, async () => {
+          await second.close();
+          throw new Error("the server went away");
+        }),
+        (err: Error & { code?: string; hint?: string }) => {
+          assert.equal(err.code, "BULK_LOAD_FAILED");
+          assert.match(err.message, /the server went away/);
+          assert.match(err.hint ?? "", /ramem reindex/);
+          return true;
+        },
+      );
     } finally {
       await store.close();
       await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -1,3 +1,4 @@
+import { RamemError } from "../../model/errors.js";
 import type { DenseIndexReport } from "./dense-index-report.js";
 import type { PostgresMemoryStore } from "./postgres-store.js";
 
@@ -13,7 +14,9 @@ import type { PostgresMemoryStore } from "./postgres-store.js";
  * the new graph one vector at a time. While the index is gone every dense
  * search in the schema is an exact scan (complete, slower). When `write`
  * fails the index is built anyway and the write's error is the one thrown;
- * should that build fail too, `ramem reindex` makes it later.
+ * should that build fail too, a BULK_LOAD_FAILED error says both and to run
+ * `ramem reindex`. One bulk load per schema at a time: a second one's drop
+ * would take the first one's new index away.
  */
 export async function bulkLoad<T>(
   store: PostgresMemoryStore,
@@ -27,8 +30,18 @@ export async function bulkLoad<T>(
   try {
     result = await write();
   } catch (err) {
-    await store.rebuildDenseIndex(options).catch(() => undefined);
+    // The write's error is the one to report; a failed build too must not pass unsaid.
+    await store.rebuildDenseIndex(options).catch((buildError: unknown) => {
+      throw new RamemError("BULK_LOAD_FAILED", `the bulk load failed (${messageOf(err)}), and building the HNSW index again failed too (${messageOf(buildError)})`, {
+        hint: "dense searches are exact scans until the index is built: run `ramem reindex` once the server is reachable",
+        cause: err,
+      });
+    });
     throw err;
   }
   return { result, denseIndex: await store.rebuildDenseIndex(options) };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
