@@ -106,7 +106,12 @@ export interface PostgresMemoryStore extends MemoryStore {
    * and the end of a bulk load. `maintenanceWorkMem` for the build's session.
    */
   rebuildDenseIndex(options?: { maintenanceWorkMem?: string }): Promise<DenseIndexReport>;
-  /** Drops the HNSW index before a bulk load; dense searches are exact scans until rebuildDenseIndex. */
+  /**
+   * Drops the HNSW index before a bulk load; dense searches are exact scans
+   * until rebuildDenseIndex. False when there is none — also on a store not
+   * yet bound, whose first bindEmbedder then creates it: bulkLoad
+   * (bulk-load.ts) binds first for that reason.
+   */
   dropDenseIndex(): Promise<boolean>;
 }
 
