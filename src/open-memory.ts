@@ -3,7 +3,7 @@ import type { Embedder } from "./providers/embedder.js";
 import type { LanguageModel } from "./providers/language-model.js";
 import type { MemoryStore } from "./store/contract.js";
 import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
-import { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
+import { createUseLiteEmbedder, useLiteRuntimeOf } from "./providers/use-lite/use-lite-embedder.js";
 import { createUseLitePool } from "./providers/use-lite/use-lite-pool.js";
 import { createRuleAnchorerPool } from "./anchoring/rule-anchorer-pool.js";
 import { createHashEmbedder } from "./providers/hash-embedder.js";
@@ -121,8 +121,11 @@ function embedderNameOf(id: string | null): EmbedderName | null {
  */
 export async function createEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv = process.env, options: { threads?: number } = {}): Promise<Embedder> {
   switch (name) {
-    case "use-lite":
-      return (options.threads ?? 1) > 1 ? createUseLitePool({ size: options.threads! }) : createUseLiteEmbedder();
+    case "use-lite": {
+      // RAMEM_USE_LITE_RUNTIME=tfjs: tfjs' WASM kernels instead of onnxruntime (same vectors).
+      const runtime = useLiteRuntimeOf(env.RAMEM_USE_LITE_RUNTIME);
+      return (options.threads ?? 1) > 1 ? createUseLitePool({ size: options.threads!, runtime }) : createUseLiteEmbedder({ runtime });
+    }
     case "hash":
       return createHashEmbedder();
     case "openai": {

@@ -21,7 +21,7 @@ export interface ParallelIngestReport {
  * Ingests conversations in worker processes, a share of the conversations
  * each (balanced by turn count, a whole conversation per worker, so no two
  * processes write one namespace). Anchoring and embedding are CPU-bound and
- * single-threaded (tfjs runs WASM without threads), so processes are what
+ * single-threaded (each USE-lite session runs on one thread), so processes are what
  * uses every core. The store takes concurrent writers (WAL and a busy
  * timeout in SQLite; transactions in PostgreSQL). A failing worker stops the
  * others and its error is rethrown here.

@@ -14,6 +14,10 @@
  * moves by < 3e-7 with the chunk it is computed in (float summation order),
  * as it does between a chunk of 1 and of 8.
  *
+ * Those figures are tfjs'. The ONNX runtime (the default since) runs the same
+ * chunks; it cares less: in a scratch loop over 1,000 LoCoMo turns sorted by
+ * length, chunks of 8 gave 381 texts/s and of 32 gave 348 (load 0.1–0.3).
+ *
  * The in-process embedder and the thread pool both run these chunks, so they
  * compute the same vectors.
  */

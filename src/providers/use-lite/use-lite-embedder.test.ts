@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { awaitBackend, createUseLiteEmbedder } from "./use-lite-embedder.js";
+import { createUseLiteEmbedder, useLiteRuntimeOf } from "./use-lite-embedder.js";
+import { awaitBackend } from "./load-tfjs-use-lite.js";
 import { dot } from "../vector-math.js";
 
-test("use-lite: loads from the package without touching the network", async () => {
+test("use-lite: loads from the package without touching the network, on either runtime", async () => {
   const attempts: string[] = [];
   const connect = net.Socket.prototype.connect;
   const realFetch = globalThis.fetch;
@@ -18,9 +19,11 @@ test("use-lite: loads from the package without touching the network", async () =
     return Promise.reject(new Error("network disabled in this test"));
   }) as typeof fetch;
   try {
-    const embedder = await createUseLiteEmbedder();
-    const [v] = await embedder.embed(["warm-up sentence"]);
-    assert.equal(v!.length, 512);
+    for (const runtime of ["onnx", "tfjs"] as const) {
+      const embedder = await createUseLiteEmbedder({ runtime });
+      const [v] = await embedder.embed(["warm-up sentence"]);
+      assert.equal(v!.length, 512);
+    }
   } finally {
     net.Socket.prototype.connect = connect;
     globalThis.fetch = realFetch;
@@ -82,4 +85,43 @@ test("use-lite: the model is used only once tfjs has installed its backend, not 
   await awaitBackend(fakeCore);
   assert.equal(backendInstance, "wasm");
   await assert.rejects(awaitBackend({ ready: () => Promise.resolve(), setBackend: async () => false }), /could not initialise its WASM backend/);
+});
+
+const VARIED = [
+  "",
+  "ok",
+  "Caroline went to a LGBTQ support group yesterday (7 May 2023).",
+  "Melanie: I painted a lake sunrise last year, and then we went camping by the river with the kids.",
+  "emoji 😀😀 ✨ and unknown symbols ☃ \u{1F9EA}",
+  "naïve café in São Paulo",
+  // Past 128 tokens: both runtimes embed the first 128 only.
+  Array.from({ length: 60 }, (_, i) => `Step ${i}: stir the sauce.`).join(" "),
+  "What did you think of the book?",
+  "  ",
+  "Nate won a video game tournament and bought a turtle tank with the prize money.",
+];
+
+test("use-lite: the ONNX runtime computes tfjs' vectors (the rebuilt graph and tokenizer match the package's)", async () => {
+  const [onnx, tfjs] = await Promise.all([createUseLiteEmbedder({ runtime: "onnx" }), createUseLiteEmbedder({ runtime: "tfjs" })]);
+  assert.equal(onnx.runtime, "onnx");
+  assert.equal(tfjs.runtime, "tfjs");
+  assert.equal(onnx.id, tfjs.id);
+  const [a, b] = await Promise.all([onnx.embed(VARIED), tfjs.embed(VARIED)]);
+  for (let i = 0; i < VARIED.length; i++) {
+    let worst = 0;
+    for (let d = 0; d < 512; d++) worst = Math.max(worst, Math.abs(a[i]![d]! - b[i]![d]!));
+    assert.ok(worst < 1e-5, `text ${i} differs by ${worst}`);
+  }
+  // Texts that differ only past the 128th token share a vector.
+  const long = VARIED[6]!;
+  const [x, y] = await onnx.embed([long, `${long} And then something else entirely about the weather.`]);
+  assert.ok(dot(x!, y!) > 0.99999);
+});
+
+test("use-lite: the default runtime is onnx; RAMEM_USE_LITE_RUNTIME picks another; a wrong name says where and what to use", async () => {
+  assert.equal(useLiteRuntimeOf(undefined), process.env.RAMEM_USE_LITE_RUNTIME ? useLiteRuntimeOf(process.env.RAMEM_USE_LITE_RUNTIME) : "onnx");
+  assert.equal(useLiteRuntimeOf(""), "onnx");
+  assert.equal(useLiteRuntimeOf("tfjs"), "tfjs");
+  assert.throws(() => useLiteRuntimeOf("cuda"), (e: { code?: string; where?: string; hint?: string }) => e.code === "BAD_EMBEDDER" && e.where === "RAMEM_USE_LITE_RUNTIME" && /onnx, tfjs/.test(e.hint ?? ""));
+  assert.equal((await createUseLiteEmbedder()).runtime, useLiteRuntimeOf());
 });

@@ -4,14 +4,20 @@
  * embedder itself, so a vector from the pool is computed by exactly the code
  * that computes it without one.
  */
+import { workerData } from "node:worker_threads";
 import { createUseLiteEmbedder } from "./use-lite-embedder.js";
+import type { UseLiteRuntime } from "./use-lite-chunk-runner.js";
 import { servePoolTasks } from "../../util/serve-pool-tasks.js";
 
 export interface EmbedTask {
   texts: string[];
 }
 
-const embedder = createUseLiteEmbedder();
+export interface UseLitePoolWorkerData {
+  runtime: UseLiteRuntime;
+}
+
+const embedder = createUseLiteEmbedder({ runtime: (workerData as UseLitePoolWorkerData).runtime });
 
 servePoolTasks<EmbedTask, Float32Array[]>(
   async (task) => (await embedder).embed(task.texts),

@@ -1,24 +1,30 @@
 import { availableParallelism } from "node:os";
 import type { Embedder } from "../embedder.js";
-import { USE_LITE_DIMENSIONS, USE_LITE_ID, USE_LITE_MAX_BATCH } from "./use-lite-embedder.js";
+import { USE_LITE_DIMENSIONS, USE_LITE_ID, USE_LITE_MAX_BATCH, useLiteRuntimeOf } from "./use-lite-embedder.js";
+import type { UseLiteRuntime } from "./use-lite-chunk-runner.js";
 import { planChunks } from "./plan-chunks.js";
-import type { EmbedTask } from "./use-lite-pool-worker.js";
+import type { EmbedTask, UseLitePoolWorkerData } from "./use-lite-pool-worker.js";
 import { createThreadPool } from "../../util/thread-pool.js";
 
 export interface UseLitePoolOptions {
   /** Threads, each with its own model (~30 MB); default: the machine's available cores. */
   size?: number;
+  /** The runtime every thread embeds with; default as for createUseLiteEmbedder. */
+  runtime?: UseLiteRuntime;
 }
 
 export interface UseLitePool extends Embedder {
   readonly size: number;
+  readonly runtime: UseLiteRuntime;
   /** Stops the threads; embed() after close() is refused. */
   close(): Promise<void>;
 }
 
 /**
- * USE-lite on every core. tfjs runs its WASM graph on one thread, so one model
- * embeds ~1 core's worth; the pool keeps a model per worker thread and hands
+ * USE-lite on every core. Either runtime runs its graph on the calling thread
+ * (onnxruntime-node's binding runs a session synchronously; tfjs' WASM has no
+ * threads in Node), and the tokenizer is JavaScript, so one model embeds ~1
+ * core's worth; the pool keeps a model per worker thread and hands
  * each of them one chunk at a time — the chunks the in-process embedder would
  * run (plan-chunks.ts), so the vectors are the ones it computes. Same id as the in-process embedder: it is the same model, and a
  * store written through the pool is read through either.
@@ -27,9 +33,11 @@ export interface UseLitePool extends Embedder {
  * and do not keep the process alive while idle.
  */
 export function createUseLitePool(options: UseLitePoolOptions = {}): UseLitePool {
+  const runtime = useLiteRuntimeOf(options.runtime);
   const threads = createThreadPool<EmbedTask, Float32Array[]>({
     size: options.size ?? availableParallelism(),
     worker: new URL("./use-lite-pool-worker", import.meta.url),
+    workerData: { runtime } satisfies UseLitePoolWorkerData,
     name: "the use-lite pool",
     code: "EMBEDDER_POOL",
     hint: "run with one thread (--threads 1) to embed in this process",
@@ -42,6 +50,7 @@ export function createUseLitePool(options: UseLitePoolOptions = {}): UseLitePool
     dimensions: USE_LITE_DIMENSIONS,
     maxBatchSize: USE_LITE_MAX_BATCH,
     size: threads.size,
+    runtime,
     async embed(texts: readonly string[]): Promise<Float32Array[]> {
       if (texts.length === 0) return [];
       const out: Float32Array[] = new Array(texts.length);
