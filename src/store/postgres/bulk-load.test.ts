@@ -28,6 +28,12 @@ describeWithPostgres("bulkLoad", (url) => {
       assert.equal(seenDuringWrite, null, "no index while the write ran, on a store that was not bound before");
       assert.equal(denseIndex.action, "created");
       assert.notEqual(await index(), null);
+      // Analysed by the load itself, not left to autovacuum (which sets last_autoanalyze, later).
+      const analysed = await c.query<{ relname: string }>(
+        "SELECT relname FROM pg_stat_user_tables WHERE schemaname = $1 AND last_analyze IS NOT NULL AND relname IN ('units', 'unit_vectors', 'unit_terms', 'namespace_terms', 'sessions') ORDER BY relname",
+        [schema],
+      );
+      assert.deepEqual(analysed.rows.map((r) => r.relname), ["namespace_terms", "sessions", "unit_terms", "unit_vectors", "units"]);
 
       await assert.rejects(
         bulkLoad(store, embedder, async () => {

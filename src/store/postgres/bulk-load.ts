@@ -15,7 +15,8 @@ import type { PostgresMemoryStore } from "./postgres-store.js";
  * search in the schema is an exact scan (complete, slower). When `write`
  * fails the index is built anyway and the write's error is the one thrown;
  * should that build fail too, a BULK_LOAD_FAILED error says both and to run
- * `ramem reindex`. One bulk load per schema at a time: a second one's drop
+ * `ramem reindex`. After the build the tables are analysed, so the first
+ * searches are planned with statistics. One bulk load per schema at a time: a second one's drop
  * would take the first one's new index away.
  */
 export async function bulkLoad<T>(
@@ -39,7 +40,10 @@ export async function bulkLoad<T>(
     });
     throw err;
   }
-  return { result, denseIndex: await store.rebuildDenseIndex(options) };
+  const denseIndex = await store.rebuildDenseIndex(options);
+  // The planner's statistics, before the first search: without them it may skip the new index.
+  await store.analyzeTables();
+  return { result, denseIndex };
 }
 
 function messageOf(err: unknown): string {

@@ -113,6 +113,8 @@ export interface PostgresMemoryStore extends MemoryStore {
    * (bulk-load.ts) binds first for that reason.
    */
   dropDenseIndex(): Promise<boolean>;
+  /** Refreshes the planner's statistics of the store's tables (the end of a bulk load). */
+  analyzeTables(): Promise<void>;
 }
 
 /** True for a store opened by openPostgresStore (the CLI's `reindex` asks). */
@@ -245,6 +247,22 @@ class PostgresStore implements PostgresMemoryStore {
     }
     try {
       return await rebuildDenseIndex(this.pool, options);
+    } catch (err) {
+      throw this.driverError(err);
+    }
+  }
+
+  /**
+   * Refreshes the planner's statistics of the store's tables. After a bulk
+   * load autovacuum's analyze lags by up to a minute, and until it runs the
+   * planner may sort the namespace's vectors instead of walking the HNSW index:
+   * the scale bench at 100k measured searchDense 66 ms p50 (R@100 0.999, an
+   * exact scan's) against 14 ms in a run where the analyze came first.
+   */
+  async analyzeTables(): Promise<void> {
+    this.assertOpen();
+    try {
+      await this.q("ANALYZE units, unit_vectors, unit_terms, namespace_terms, sessions");
     } catch (err) {
       throw this.driverError(err);
     }
