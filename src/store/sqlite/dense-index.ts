@@ -16,11 +16,17 @@ export const ANN_MIN_UNITS = 20_000;
  * HNSW parameters. Measured on the scale bench's 100k namespace (256-dim
  * hash vectors, recall@100 against brute force): with M 16 and construction
  * ef 100, search ef 200 / 400 / 600 / 1000 give 0.85 / 0.91 / 0.93 / 0.99 at
- * about 1 / 2 / 4 / 8 ms; 800 is the cheapest setting near the 0.95 target.
+ * about 1 / 2 / 4 / 8 ms on the store's own graph. Other builds of the same
+ * vectors are worse (a quarter of them are duplicates): four hnswlib seeds
+ * gave 0.837–0.987 at ef 800, 0.905–0.996 at 1,600 and 0.967–0.998 at
+ * 2,400 (scripts/compare-hnsw-duplicates.ts; docs/experiments.md ›
+ * Duplicate vectors and HNSW recall), so 2,400, the least that reached 0.95
+ * on every build: ~2.5 ms more per search at 100k (README › Numbers › Scale,
+ * eighth round).
  */
 const M = 16;
 const EF_CONSTRUCTION = 100;
-const EF_SEARCH = 800;
+const EF_SEARCH = 2400;
 
 export interface PrepareOptions {
   rebuild?: boolean;
