@@ -50,7 +50,8 @@ export { openSqliteStore, isSqliteMemoryStore, type SqliteMemoryStore, type Buil
 export type { SqliteDenseIndexReport } from "./store/sqlite/dense-index-report.js";
 export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.js";
 export { openStore, isPostgresUrl } from "./store/open-store.js";
-export { createUseLiteEmbedder } from "./providers/use-lite/use-lite-embedder.js";
+export { createUseLiteEmbedder, type UseLiteEmbedderOptions } from "./providers/use-lite/use-lite-embedder.js";
+export type { UseLiteRuntime } from "./providers/use-lite/use-lite-chunk-runner.js";
 export { createHashEmbedder } from "./providers/hash-embedder.js";
 export {
   createOpenAICompatibleEmbedder,

@@ -39,7 +39,7 @@ export interface OpenMemoryOptions {
   defaultNamespace?: string;
   /**
    * USE-lite only: embed in this many worker threads (use-lite-pool.ts), each
-   * with its own model (~30 MB). Default 1: in this thread, which is what a
+   * with its own model (~120 MB). Default 1: in this thread, which is what a
    * query-at-a-time caller wants; an ingest of many turns gains up to one
    * core per thread (`ramem ingest` uses every core).
    */
@@ -123,8 +123,10 @@ export async function createEmbedder(name: EmbedderName, env: NodeJS.ProcessEnv 
   switch (name) {
     case "use-lite": {
       // RAMEM_USE_LITE_RUNTIME=tfjs: tfjs' WASM kernels instead of onnxruntime (same vectors).
-      const runtime = useLiteRuntimeOf(env.RAMEM_USE_LITE_RUNTIME);
-      return (options.threads ?? 1) > 1 ? createUseLitePool({ size: options.threads!, runtime }) : createUseLiteEmbedder({ runtime });
+      // The env passed in decides, not process.env ("" when unset: the default).
+      const runtime = useLiteRuntimeOf(env.RAMEM_USE_LITE_RUNTIME ?? "");
+      const runtimeOption = runtime ? { runtime } : {};
+      return (options.threads ?? 1) > 1 ? createUseLitePool({ size: options.threads!, ...runtimeOption }) : createUseLiteEmbedder(runtimeOption);
     }
     case "hash":
       return createHashEmbedder();

@@ -50,7 +50,7 @@ export function ingestCommand(): Command {
       .option("--force", "re-anchor and rewrite sessions even when unchanged")
       .option(
         "--threads <n>",
-        "anchor (rule anchorer, from 5,000 turns on) and embed (use-lite, one model each, ~30 MB) in this many worker threads; 1 does both in this process",
+        "anchor (rule anchorer, from 5,000 turns on) and embed (use-lite, one model each, ~120 MB) in this many worker threads; 1 does both in this process",
         parsePositiveInt("--threads"),
         availableParallelism(),
       )
@@ -135,5 +135,5 @@ export function ingestCommand(): Command {
 /** The bulk load's index build in a line; a store whose vectors are above HNSW's limit says why none was built. */
 function describeBulkIndex(report: DenseIndexReport): string {
   if (report.action === "none") return `no HNSW index built: ${report.note ?? "nothing to index"}`;
-  return `HNSW index ${report.action} over the schema's ${report.vectors} vectors in ${report.seconds.toFixed(1)} s, after the writes`;
+  return `HNSW index ${report.action} over the schema's ${report.vectors} vectors in ${report.seconds.toFixed(1)} s, after the writes${report.note ? ` (${report.note})` : ""}`;
 }

@@ -8,13 +8,13 @@ import { prepareUseLiteText, type UseLiteChunkRunner } from "./use-lite-chunk-ru
 /**
  * USE-lite on onnxruntime-node: the package's weights and vocabulary, the
  * graph rebuilt in ONNX (build-use-lite-onnx.ts) and the tokenizer in linear
- * time (use-lite-tokenizer.ts). The same vectors as tfjs (within 1e-6 per
+ * time (use-lite-tokenizer.ts). The same vectors as tfjs (≤ 8.9e-7 apart per
  * dimension), from native kernels.
  *
  * One intra-op thread: onnxruntime runs a session synchronously on the
  * calling thread (its Node binding does), so more cores come from more
  * threads of the pool (use-lite-pool.ts), each with its own session, which
- * also spreads the tokenizing. Building the graph takes ~20 ms and ~30 MB
+ * also spreads the tokenizing. Building the graph takes ~0.1 s and ~30 MB
  * (the weights are copied once into the ONNX bytes).
  */
 export async function loadOnnxUseLite(): Promise<UseLiteChunkRunner> {
@@ -42,7 +42,8 @@ export async function loadOnnxUseLite(): Promise<UseLiteChunkRunner> {
   return {
     runtime: "onnx",
     async embed(texts) {
-      const encoded = texts.map((text) => tokenizer.encode(prepareUseLiteText(text)).slice(0, USE_LITE_MAX_TOKENS));
+      // Only the first 128 ids enter the graph; the tokenizer stops near them on long texts.
+      const encoded = texts.map((text) => tokenizer.encode(prepareUseLiteText(text), USE_LITE_MAX_TOKENS));
       const width = Math.max(1, ...encoded.map((ids) => ids.length));
       const ids = new BigInt64Array(texts.length * width);
       const mask = new Float32Array(texts.length * width);

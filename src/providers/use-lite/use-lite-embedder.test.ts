@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { createUseLiteEmbedder, useLiteRuntimeOf } from "./use-lite-embedder.js";
+import { createUseLiteEmbedder, loadWithFallback, useLiteRuntimeOf } from "./use-lite-embedder.js";
+import { createEmbedder } from "../../open-memory.js";
 import { awaitBackend } from "./load-tfjs-use-lite.js";
 import { dot } from "../vector-math.js";
 
@@ -118,10 +119,33 @@ test("use-lite: the ONNX runtime computes tfjs' vectors (the rebuilt graph and t
   assert.ok(dot(x!, y!) > 0.99999);
 });
 
-test("use-lite: the default runtime is onnx; RAMEM_USE_LITE_RUNTIME picks another; a wrong name says where and what to use", async () => {
-  assert.equal(useLiteRuntimeOf(undefined), process.env.RAMEM_USE_LITE_RUNTIME ? useLiteRuntimeOf(process.env.RAMEM_USE_LITE_RUNTIME) : "onnx");
-  assert.equal(useLiteRuntimeOf(""), "onnx");
+test("use-lite: RAMEM_USE_LITE_RUNTIME names the runtime; unset, the default; a wrong name says where and what to use", async () => {
+  assert.equal(useLiteRuntimeOf(""), undefined);
   assert.equal(useLiteRuntimeOf("tfjs"), "tfjs");
+  assert.equal(useLiteRuntimeOf("onnx"), "onnx");
   assert.throws(() => useLiteRuntimeOf("cuda"), (e: { code?: string; where?: string; hint?: string }) => e.code === "BAD_EMBEDDER" && e.where === "RAMEM_USE_LITE_RUNTIME" && /onnx, tfjs/.test(e.hint ?? ""));
-  assert.equal((await createUseLiteEmbedder()).runtime, useLiteRuntimeOf());
+  // The environment handed to createEmbedder decides, not this process's.
+  const viaEnv = (await createEmbedder("use-lite", { RAMEM_USE_LITE_RUNTIME: "tfjs" })) as Awaited<ReturnType<typeof createUseLiteEmbedder>>;
+  assert.equal(viaEnv.runtime, "tfjs");
+  const byDefault = (await createEmbedder("use-lite", {})) as Awaited<ReturnType<typeof createUseLiteEmbedder>>;
+  assert.equal(byDefault.runtime, "onnx", "onnxruntime-node loads on this platform, so the default is onnx");
+  await assert.rejects(createEmbedder("use-lite", { RAMEM_USE_LITE_RUNTIME: "gpu" }), { code: "BAD_EMBEDDER" });
+});
+
+test("use-lite: where onnxruntime cannot load, the default falls back to tfjs and says why", async () => {
+  const said: unknown[] = [];
+  const tfjs = { runtime: "tfjs" as const, embed: async () => [] };
+  const runner = await loadWithFallback(
+    async () => {
+      throw new Error("onnxruntime-node has no binary for darwin/x64");
+    },
+    async () => tfjs,
+    (cause) => said.push(cause),
+  );
+  assert.equal(runner, tfjs);
+  assert.match(String((said[0] as Error).message), /no binary for darwin\/x64/);
+  // A runtime that loads is used as it is, and nothing is said.
+  const onnx = { runtime: "onnx" as const, embed: async () => [] };
+  assert.equal(await loadWithFallback(async () => onnx, async () => tfjs, (cause) => said.push(cause)), onnx);
+  assert.equal(said.length, 1);
 });

@@ -23,13 +23,19 @@ export const USE_LITE_DIMENSIONS = 512;
 export const USE_LITE_MAX_BATCH = 256;
 
 export interface UseLiteEmbedderOptions {
-  /** Default: "onnx", or RAMEM_USE_LITE_RUNTIME when that is set. */
+  /**
+   * Default: RAMEM_USE_LITE_RUNTIME when set, else "onnx" — falling back to
+   * "tfjs" (with a process warning) where onnxruntime-node cannot load: it
+   * is an optional dependency, with binaries for Linux (glibc) x64/arm64,
+   * macOS arm64 and Windows x64/arm64 only. A runtime asked for by name is
+   * never swapped.
+   */
   runtime?: UseLiteRuntime;
 }
 
-/** The runtime an option or RAMEM_USE_LITE_RUNTIME names, checked. */
-export function useLiteRuntimeOf(runtime: string | undefined = process.env.RAMEM_USE_LITE_RUNTIME): UseLiteRuntime {
-  if (runtime === undefined || runtime === "") return "onnx";
+/** The runtime an option or RAMEM_USE_LITE_RUNTIME names, checked; undefined when neither names one. */
+export function useLiteRuntimeOf(runtime: string | undefined = process.env.RAMEM_USE_LITE_RUNTIME): UseLiteRuntime | undefined {
+  if (runtime === undefined || runtime === "") return undefined;
   if ((USE_LITE_RUNTIMES as readonly string[]).includes(runtime)) return runtime as UseLiteRuntime;
   throw new RamemError("BAD_EMBEDDER", `unknown USE-lite runtime "${runtime}"`, {
     where: "RAMEM_USE_LITE_RUNTIME",
@@ -37,16 +43,46 @@ export function useLiteRuntimeOf(runtime: string | undefined = process.env.RAMEM
   });
 }
 
-// One model per runtime per process: loading costs ~0.2 s and ~30 MB, and
+/**
+ * The default's loader: `primary`, or `fallback` when `primary` fails to
+ * load (reported through `onFallback`). Both runtimes compute the same
+ * vectors, so the fallback changes speed, not results.
+ */
+export async function loadWithFallback(
+  primary: () => Promise<UseLiteChunkRunner>,
+  fallback: () => Promise<UseLiteChunkRunner>,
+  onFallback: (cause: unknown) => void,
+): Promise<UseLiteChunkRunner> {
+  try {
+    return await primary();
+  } catch (cause) {
+    onFallback(cause);
+    return fallback();
+  }
+}
+
+// One model per runtime per process: loading costs ~0.2 s and ~100 MB, and
 // every embedder instance would otherwise pay it again.
-const runners = new Map<UseLiteRuntime, Promise<UseLiteChunkRunner>>();
-function loadRunner(runtime: UseLiteRuntime): Promise<UseLiteChunkRunner> {
-  let runner = runners.get(runtime);
+const runners = new Map<UseLiteRuntime | "default", Promise<UseLiteChunkRunner>>();
+function loadRunner(runtime: UseLiteRuntime | undefined): Promise<UseLiteChunkRunner> {
+  const key = runtime ?? "default";
+  let runner = runners.get(key);
   if (!runner) {
-    runner = runtime === "onnx" ? loadOnnxUseLite() : loadTfjsUseLite();
+    if (runtime === "onnx") runner = loadOnnxUseLite();
+    else if (runtime === "tfjs") runner = loadTfjsUseLite();
+    else
+      runner = loadWithFallback(
+        () => loadRunner("onnx"),
+        () => loadRunner("tfjs"),
+        (cause) =>
+          process.emitWarning(`USE-lite runs on tfjs' WASM kernels (the same vectors, 5–8× slower): ${(cause as Error)?.message ?? String(cause)}`, {
+            code: "RAMEM_USE_LITE_TFJS",
+            detail: "set RAMEM_USE_LITE_RUNTIME=tfjs to choose it and silence this, or install onnxruntime-node 1.30.0 on a platform it ships for",
+          }),
+      );
     // Let a later call retry instead of caching the failure forever.
-    runner.catch(() => runners.delete(runtime));
-    runners.set(runtime, runner);
+    runner.catch(() => runners.delete(key));
+    runners.set(key, runner);
   }
   return runner;
 }

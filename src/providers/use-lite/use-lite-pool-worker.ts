@@ -14,10 +14,11 @@ export interface EmbedTask {
 }
 
 export interface UseLitePoolWorkerData {
-  runtime: UseLiteRuntime;
+  runtime: UseLiteRuntime | undefined;
 }
 
-const embedder = createUseLiteEmbedder({ runtime: (workerData as UseLitePoolWorkerData).runtime });
+const { runtime } = workerData as UseLitePoolWorkerData;
+const embedder = createUseLiteEmbedder(runtime ? { runtime } : {});
 
 servePoolTasks<EmbedTask, Float32Array[]>(
   async (task) => (await embedder).embed(task.texts),

@@ -7,15 +7,16 @@ import type { EmbedTask, UseLitePoolWorkerData } from "./use-lite-pool-worker.js
 import { createThreadPool } from "../../util/thread-pool.js";
 
 export interface UseLitePoolOptions {
-  /** Threads, each with its own model (~30 MB); default: the machine's available cores. */
+  /** Threads, each with its own model (~150 MB of RSS each on onnxruntime); default: the machine's available cores. */
   size?: number;
-  /** The runtime every thread embeds with; default as for createUseLiteEmbedder. */
+  /** The runtime every thread embeds with; default as for createUseLiteEmbedder (onnx, falling back to tfjs per thread). */
   runtime?: UseLiteRuntime;
 }
 
 export interface UseLitePool extends Embedder {
   readonly size: number;
-  readonly runtime: UseLiteRuntime;
+  /** The runtime asked for; undefined: the default, decided in each thread. */
+  readonly runtime: UseLiteRuntime | undefined;
   /** Stops the threads; embed() after close() is refused. */
   close(): Promise<void>;
 }

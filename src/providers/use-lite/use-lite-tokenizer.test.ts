@@ -27,6 +27,9 @@ const FIXED = [
   "unknown \u0300 combining and \u{1F9EA} astral",
   "tabs\tand\nnewlines\r\nstay",
   "a".repeat(300),
+  // Spelled like the reserved entries, which are never matched.
+  "<s>",
+  "</s> and extra_token_id_1",
 ];
 
 test("use-lite tokenizer: the package's ids on fixed texts and 400 random ones", async () => {
@@ -57,4 +60,26 @@ test("use-lite tokenizer: a long text gives the package's ids (the walk is linea
   const ids = ours.encode(text);
   assert.ok(ids.length > 2000, `${ids.length} ids`);
   assert.deepEqual(ids, theirs.encode(text));
+});
+
+test("use-lite tokenizer: the first 128 ids of a long text, found from a prefix, are the whole text's", async () => {
+  const { vocabulary } = readUseLiteFiles();
+  const ours = createUseLiteTokenizer(vocabulary);
+  const theirs = await packageTokenizer(vocabulary);
+  const words = ["walk", "😀😀", "Zürich", "unknown☃☃", "marathon", "—", "a", "naïve", "\u{1D400}x", "extraordinarily"];
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const texts = [
+    // Long enough to be cut, with unknown symbols and emoji on both sides of any cut.
+    ...Array.from({ length: 6 }, () => Array.from({ length: 1500 }, () => words[Math.floor(next() * words.length)]!).join(next() < 0.5 ? " " : "  ")),
+    // No space after the prefix: nothing to cut at, the whole text decides.
+    `${"word ".repeat(900)}${"x".repeat(3000)}`,
+    // Few ids per symbol: a cut prefix holds too few ids, the whole text decides.
+    `${"😀".repeat(5000)} tail`,
+  ];
+  for (const text of texts) {
+    const expected = theirs.encode(text).slice(0, 128);
+    assert.deepEqual(ours.encode(text, 128), expected);
+    assert.deepEqual(ours.encode(text).slice(0, 128), expected);
+  }
 });

@@ -41,9 +41,14 @@ export async function bulkLoad<T>(
     throw err;
   }
   const denseIndex = await store.rebuildDenseIndex(options);
-  // The planner's statistics, before the first search: without them it may skip the new index.
-  await store.analyzeTables();
-  return { result, denseIndex };
+  // The planner's statistics, before the first search: without them it may
+  // skip the new index. Advisory: the load itself succeeded, and autovacuum
+  // analyses later, so a failure here is reported, not thrown.
+  const analyzed = await store.analyzeTables().then(
+    () => null,
+    (err: unknown) => `the tables were not analysed (${messageOf(err)}); until autovacuum does, searches may skip the new index: run ANALYZE`,
+  );
+  return { result, denseIndex: analyzed ? { ...denseIndex, note: [denseIndex.note, analyzed].filter(Boolean).join("; ") } : denseIndex };
 }
 
 function messageOf(err: unknown): string {

@@ -103,9 +103,9 @@ async function withSearchSettings<T>(pool: pg.Pool, ef: number, forceIndex: bool
  * 0.978 at 7·k, 0.979 at 8·k, 0.983 at 1,000, at 24.1 / 25.6 / 28.3 / 32.6 ms
  * p50 (load 9-10); 80 other queries gave 0.935 at 4·k. Builds differ more
  * than that on the bench's corpus (a quarter of its vectors are duplicates):
- * six builds of the 100k store (four bulk loads, two REINDEXes) gave 0.984 /
- * 0.901 / 0.989 / 0.956 / 0.954 at 8·k and 0.985 / 0.992 / 0.992 / 0.988 /
- * 0.961 / 0.959 at 10·k, which costs ~1–2 ms of a ~14 ms search (README ›
+ * six builds of the 100k store (four bulk loads, two REINDEXes) gave 0.985 /
+ * 0.988 / 0.992 / 0.992 / 0.961 / 0.959 at 10·k, and five of them 0.984 /
+ * 0.901 / 0.989 / 0.956 / 0.954 at 8·k, which costs ~1–2 ms of a ~14 ms search (README ›
  * Numbers › Scale, eighth round). Hence 10·k, capped at pgvector's 1,000.
  */
 export function efSearch(k: number): number {
