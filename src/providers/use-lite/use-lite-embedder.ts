@@ -61,7 +61,7 @@ export async function loadWithFallback(
   }
 }
 
-// One model per runtime per process: loading costs ~0.2 s and ~100 MB, and
+// One model per runtime per process: loading costs ~0.2 s and ~140 MB, and
 // every embedder instance would otherwise pay it again.
 const runners = new Map<UseLiteRuntime | "default", Promise<UseLiteChunkRunner>>();
 function loadRunner(runtime: UseLiteRuntime | undefined): Promise<UseLiteChunkRunner> {

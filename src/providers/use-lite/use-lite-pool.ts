@@ -7,7 +7,7 @@ import type { EmbedTask, UseLitePoolWorkerData } from "./use-lite-pool-worker.js
 import { createThreadPool } from "../../util/thread-pool.js";
 
 export interface UseLitePoolOptions {
-  /** Threads, each with its own model (~150 MB of RSS each on onnxruntime); default: the machine's available cores. */
+  /** Threads, each with its own model (~120 MB of RSS each on onnxruntime, ~160 MB on tfjs); default: the machine's available cores. */
   size?: number;
   /** The runtime every thread embeds with; default as for createUseLiteEmbedder (onnx, falling back to tfjs per thread). */
   runtime?: UseLiteRuntime;
