@@ -12,7 +12,7 @@ export interface RuleAnchorerPoolOptions extends RuleAnchorerOptions {
 
 export interface RuleAnchorerPool extends Anchorer {
   readonly concurrency: number;
-  /** Stops the threads; anchorSession() after close() is refused. */
+  /** Lets the running sessions finish, then stops the threads; queued sessions and anchorSession() after close() are refused. */
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { RamemError } from "../model/errors.js";
-import type { TaskMessage, ReplyMessage } from "./serve-pool-tasks.js";
+import type { TaskMessage, ReplyMessage, CloseMessage } from "./serve-pool-tasks.js";
 
 export interface ThreadPoolOptions {
   /** Threads; at least 1. */
@@ -17,13 +17,19 @@ export interface ThreadPoolOptions {
   hint: string;
   /** What to do when a task comes after close(). */
   closedHint: string;
+  /** How long close() lets a thread finish its task before stopping it from outside; default 60 s. */
+  closeTimeoutMs?: number;
 }
 
 export interface ThreadPool<Task, Result> {
   readonly size: number;
   /** Queues the task for the next free thread. */
   run(task: Task, transfer?: readonly ArrayBuffer[]): Promise<Result>;
-  /** Stops the threads; run() after close() is refused. */
+  /**
+   * Lets every thread finish the task it runs (its caller gets the result),
+   * refuses the queued ones and every later run(), and resolves once the
+   * threads have exited.
+   */
   close(): Promise<void>;
 }
 
@@ -37,6 +43,8 @@ interface Pending<Task, Result> {
 interface Slot<Task, Result> {
   worker: Worker;
   busy: Pending<Task, Result> | null;
+  exited: Promise<void>;
+  hasExited: boolean;
 }
 
 /**
@@ -47,6 +55,10 @@ interface Slot<Task, Result> {
  * comes back as a RamemError with the thread's code, where and hint; a thread
  * that dies fails its task and every queued one, and closes the pool — what
  * could not run in one thread would most likely fail the same way in another.
+ *
+ * close() asks each thread to exit once its task is done (serve-pool-tasks.ts)
+ * and stops it from outside only when it has not within closeTimeoutMs: a
+ * thread stopped inside a native call can abort the whole process.
  */
 export function createThreadPool<Task, Result>(options: ThreadPoolOptions): ThreadPool<Task, Result> {
   const size = Math.max(1, Math.floor(options.size));
@@ -54,16 +66,23 @@ export function createThreadPool<Task, Result>(options: ThreadPoolOptions): Thre
   const queue: Array<Pending<Task, Result>> = [];
   let nextId = 0;
   let closed = false;
+  let closing: Promise<void> | null = null;
 
   function start(): void {
     for (let i = 0; i < size; i++) {
-      const slot: Slot<Task, Result> = { worker: startWorker(options.worker, options.workerData), busy: null };
-      slot.worker.unref();
-      slot.worker.on("message", (reply: ReplyMessage<Result>) => finish(slot, reply));
-      slot.worker.on("error", (err) => fail(slot, err));
-      slot.worker.on("exit", (code) => {
-        if (!closed) fail(slot, new Error(`a thread exited with code ${code}`));
+      const worker = startWorker(options.worker, options.workerData);
+      let markExited!: () => void;
+      const slot: Slot<Task, Result> = { worker, busy: null, exited: new Promise((resolve) => (markExited = resolve)), hasExited: false };
+      worker.on("message", (reply: ReplyMessage<Result>) => finish(slot, reply));
+      worker.on("error", (err) => fail(slot, err));
+      worker.on("exit", (code) => {
+        slot.hasExited = true;
+        markExited();
+        if (slot.busy) fail(slot, new Error(`a thread exited with code ${code} during its task`));
+        else if (!closed) fail(slot, new Error(`a thread exited with code ${code}`));
       });
+      // After the listeners: a "message" listener refs the worker's port again.
+      worker.unref();
       slots.push(slot);
     }
   }
@@ -71,7 +90,8 @@ export function createThreadPool<Task, Result>(options: ThreadPoolOptions): Thre
   function finish(slot: Slot<Task, Result>, reply: ReplyMessage<Result>): void {
     const job = slot.busy;
     slot.busy = null;
-    slot.worker.unref();
+    // While closing, the thread keeps the process alive until it has exited.
+    if (!closed) slot.worker.unref();
     if (job) {
       if ("result" in reply) job.resolve(reply.result);
       else {
@@ -101,9 +121,29 @@ export function createThreadPool<Task, Result>(options: ThreadPoolOptions): Thre
     }
   }
 
-  async function close(): Promise<void> {
+  function close(): Promise<void> {
+    closing ??= closeThreads();
+    return closing;
+  }
+
+  async function closeThreads(): Promise<void> {
     closed = true;
-    await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
+    const refused = new RamemError(options.code, `${options.name} was closed before this task ran`, { hint: options.closedHint });
+    for (const job of queue.splice(0)) job.reject(refused);
+    const timeoutMs = options.closeTimeoutMs ?? 60_000;
+    await Promise.all(
+      slots.map(async (slot) => {
+        if (slot.hasExited) return;
+        slot.worker.ref();
+        slot.worker.postMessage({ close: true } satisfies CloseMessage);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
+        const outcome = await Promise.race([slot.exited, late]);
+        clearTimeout(timer);
+        if (outcome === "late") await slot.worker.terminate();
+      }),
+    );
+    slots.length = 0;
   }
 
   return {

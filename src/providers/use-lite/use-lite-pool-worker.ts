@@ -18,9 +18,13 @@ export interface UseLitePoolWorkerData {
 }
 
 const { runtime } = workerData as UseLitePoolWorkerData;
-const embedder = createUseLiteEmbedder(runtime ? { runtime } : {});
+// Loaded on the first task, not at start: the pool keeps an idle thread from
+// holding the process open, so a process may end while a thread idles, and a
+// thread ended inside onnxruntime's native model load aborts the process.
+// During a task the pool holds the process open (thread-pool.ts).
+let embedder: ReturnType<typeof createUseLiteEmbedder> | undefined;
 
 servePoolTasks<EmbedTask, Float32Array[]>(
-  async (task) => (await embedder).embed(task.texts),
+  async (task) => (await (embedder ??= createUseLiteEmbedder(runtime ? { runtime } : {}))).embed(task.texts),
   (vectors) => [...new Set(vectors.map((v) => v.buffer as ArrayBuffer))],
 );

@@ -17,7 +17,7 @@ export interface UseLitePool extends Embedder {
   readonly size: number;
   /** The runtime asked for; undefined: the default, decided in each thread. */
   readonly runtime: UseLiteRuntime | undefined;
-  /** Stops the threads; embed() after close() is refused. */
+  /** Lets the running chunks finish, then stops the threads; queued chunks and embed() after close() are refused. */
   close(): Promise<void>;
 }
 
