@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { RamemError } from "../../model/errors.js";
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Migration i brings a database from version i to i + 1. Append, never edit:
@@ -118,6 +118,14 @@ export const MIGRATIONS: readonly string[] = [
   // STATE_UNIT_CONDITION, or the planner cannot use the index.
   `
   CREATE INDEX units_ns_state ON units (namespace, session_id, seq) WHERE ${STATE_UNIT_CONDITION};
+  `,
+  // 5: each unit's source turn ids in a column of their own (a JSON array),
+  // so an append reads the session's taken turn ids (listTurnIds) without
+  // parsing every unit's body: that parse was a third of an append at turn
+  // 400, and grew with the session.
+  `
+  ALTER TABLE units ADD COLUMN turn_ids TEXT NOT NULL DEFAULT '[]';
+  UPDATE units SET turn_ids = coalesce(json_extract(body, '$.provenance.turnIds'), '[]');
   `,
 ];
 

@@ -48,7 +48,7 @@ describe("sqlite store specifics", () => {
     }
   });
 
-  it("migrates a version-1 file: its units read as before, with the session row's span", async () => {
+  it("migrates a version-1 file: its units read as before, with the session row's span and their turn ids in a column", async () => {
     const path = freshPath();
     const db = new Database(path);
     db.exec(MIGRATIONS[0]!);
@@ -65,6 +65,9 @@ describe("sqlite store specifics", () => {
       assert.deepEqual(await store.getUnits(s.namespace, [unit.id]), [unit]);
       assert.deepEqual((await store.listUnits(s.namespace)).map((u) => u.id), [unit.id]);
       assert.deepEqual(await store.unitHistory(s.namespace, unit.id), []);
+      // Migration 5 copied them out of the body: an append's duplicate check sees the old turns.
+      assert.ok(unit.provenance.turnIds.length > 0);
+      assert.deepEqual(await store.listTurnIds(s.namespace, s.id), unit.provenance.turnIds);
     } finally {
       await store.close();
     }

@@ -424,9 +424,12 @@ class SqliteStore implements SqliteMemoryStore {
   private insertUnit(namespace: string, sessionId: string, seq: number, { unit: u, embedding }: UnitRecord, times: { createdAt: string; updatedAt: string }): void {
     const participants = JSON.stringify(u.context.participants.map((p) => p.toLowerCase()));
     const info = this.stmt(
-      `INSERT INTO units (namespace, id, session_id, seq, participants, body, metadata, created_at, created_ms, updated_at, updated_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(namespace, u.id, sessionId, seq, participants, unitBody(u), metadataColumn(u), times.createdAt, Date.parse(times.createdAt), times.updatedAt, Date.parse(times.updatedAt));
+      `INSERT INTO units (namespace, id, session_id, seq, participants, body, turn_ids, metadata, created_at, created_ms, updated_at, updated_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      namespace, u.id, sessionId, seq, participants, unitBody(u), JSON.stringify(u.provenance.turnIds), metadataColumn(u),
+      times.createdAt, Date.parse(times.createdAt), times.updatedAt, Date.parse(times.updatedAt),
+    );
     // vec0 rejects a JS number as rowid (bound as REAL): it must be a BigInt.
     const rowid = BigInt(info.lastInsertRowid);
     this.stmt("INSERT INTO fts (rowid, content, cue, namespace, ns_key) VALUES (?, ?, ?, ?, ?)").run(rowid, u.content, u.cue, namespace, namespaceToken(namespace));
@@ -525,9 +528,10 @@ class SqliteStore implements SqliteMemoryStore {
         if (!row) throw unitNotInSession(where, u.id);
         const times = unitTimes(u, { content: row.content, createdAt: row.created_at, updatedAt: row.updated_at }, stamp.at);
         const rowid = BigInt(row.rowid);
-        this.stmt("UPDATE units SET participants = ?, body = ?, metadata = ?, updated_at = ?, updated_ms = ? WHERE rowid = ?").run(
+        this.stmt("UPDATE units SET participants = ?, body = ?, turn_ids = ?, metadata = ?, updated_at = ?, updated_ms = ? WHERE rowid = ?").run(
           JSON.stringify(u.context.participants.map((p) => p.toLowerCase())),
           unitBody(u),
+          JSON.stringify(u.provenance.turnIds),
           metadataColumn(u),
           times.updatedAt,
           Date.parse(times.updatedAt),
@@ -657,10 +661,11 @@ class SqliteStore implements SqliteMemoryStore {
     return new Map(rows.map((r) => [r.after, toUnit(r)]));
   }
 
+  /** From the turn_ids column (schema 5), through units_ns_session: no unit body is parsed. */
   async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
     this.assertOpen();
     return this.stmt(
-      "SELECT t.value FROM units u, json_each(u.body, '$.provenance.turnIds') t WHERE u.namespace = ? AND u.session_id = ? ORDER BY u.seq, t.key",
+      "SELECT t.value FROM units u INDEXED BY units_ns_session, json_each(u.turn_ids) t WHERE u.namespace = ? AND u.session_id = ? ORDER BY u.seq, t.key",
     )
       .pluck()
       .all(namespace, sessionId) as string[];
