@@ -57,7 +57,7 @@ export function ingestCommand(): Command {
       .option(
         "--bulk",
         "PostgreSQL, for a load that is a large share of the schema: drop the HNSW index, write, build it once at the end (faster, a better graph; " +
-          "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; one bulk load per schema at a time)",
+          "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; a second bulk load into the same schema meanwhile is refused, BULK_LOAD_BUSY)",
       )
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>

@@ -73,4 +73,61 @@ describeWithPostgres("bulkLoad", (url) => {
       await c.end();
     }
   });
+
+  test("one bulk load per schema at a time: a second one, from another store, is refused before it drops anything, and the lock is let go after each", async () => {
+    const schema = uniqueSchema("bulklock");
+    const target = new URL(url);
+    target.searchParams.set("schema", schema);
+    const first = await openPostgresStore(target.toString());
+    const second = await openPostgresStore(target.toString());
+    const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
+    await c.connect();
+    const index = async () => (await c.query<{ oid: number | null }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
+    try {
+      await first.bindEmbedder(embedder.id, embedder.dimensions);
+      let letGo!: () => void;
+      const writing = new Promise<void>((resolve) => (letGo = resolve));
+      let inWrite!: () => void;
+      const started = new Promise<void>((resolve) => (inWrite = resolve));
+      const load = bulkLoad(first, embedder, async () => {
+        inWrite();
+        await writing;
+        return "first";
+      });
+      await started;
+      let secondWrote = false;
+      await assert.rejects(
+        bulkLoad(second, embedder, async () => {
+          secondWrote = true;
+          return "second";
+        }),
+        (err: Error & { code?: string; hint?: string; where?: string }) => {
+          assert.equal(err.code, "BULK_LOAD_BUSY");
+          assert.match(err.message, new RegExp(`another bulk load into schema ${schema} is running`));
+          assert.match(err.hint ?? "", /wait for it to finish.*nothing was written/);
+          return true;
+        },
+      );
+      assert.equal(secondWrote, false);
+      letGo();
+      assert.equal((await load).result, "first");
+      assert.notEqual(await index(), null, "the first load's index survived the refused second one");
+      // Let go after a load, and after a failed one: the next load (from either store) runs.
+      assert.equal((await bulkLoad(second, embedder, async () => "second, later")).result, "second, later");
+      await assert.rejects(bulkLoad(second, embedder, async () => Promise.reject(new Error("broke"))), /broke/);
+      assert.equal((await bulkLoad(first, embedder, async () => "first, again")).result, "first, again");
+      // This schema's lock, by its key (other tests may hold their own schemas' locks meanwhile).
+      const held = await c.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+           AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('ramem bulk load ' || $1, 0)`,
+        [schema],
+      );
+      assert.equal(held.rowCount, 0, "no bulk-load lock is left behind");
+    } finally {
+      await first.close();
+      await second.close();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    }
+  });
 });

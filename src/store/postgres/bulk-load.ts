@@ -16,14 +16,32 @@ import type { PostgresMemoryStore } from "./postgres-store.js";
  * fails the index is built anyway and the write's error is the one thrown;
  * should that build fail too, a BULK_LOAD_FAILED error says both and to run
  * `ramem reindex`. After the build the tables are analysed, so the first
- * searches are planned with statistics. One bulk load per schema at a time: a second one's drop
- * would take the first one's new index away.
+ * searches are planned with statistics.
+ *
+ * One bulk load per schema at a time: a second one's drop would take the
+ * first one's index away while it is built, so the load holds the schema's
+ * bulk-load lock throughout and a second one is refused (BULK_LOAD_BUSY)
+ * before it touches anything.
  */
 export async function bulkLoad<T>(
   store: PostgresMemoryStore,
   embedder: { id: string; dimensions: number },
   write: () => Promise<T>,
   options: { maintenanceWorkMem?: string } = {},
+): Promise<{ result: T; denseIndex: DenseIndexReport }> {
+  const release = await store.lockBulkLoad();
+  try {
+    return await loadWithoutIndex(store, embedder, write, options);
+  } finally {
+    await release();
+  }
+}
+
+async function loadWithoutIndex<T>(
+  store: PostgresMemoryStore,
+  embedder: { id: string; dimensions: number },
+  write: () => Promise<T>,
+  options: { maintenanceWorkMem?: string },
 ): Promise<{ result: T; denseIndex: DenseIndexReport }> {
   await store.bindEmbedder(embedder.id, embedder.dimensions);
   await store.dropDenseIndex();

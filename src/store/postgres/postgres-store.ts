@@ -115,6 +115,13 @@ export interface PostgresMemoryStore extends MemoryStore {
   dropDenseIndex(): Promise<boolean>;
   /** Refreshes the planner's statistics of the store's tables (the end of a bulk load). */
   analyzeTables(): Promise<void>;
+  /**
+   * Takes the schema's bulk-load lock, or refuses with BULK_LOAD_BUSY while
+   * another process (or store) holds it; resolves to its release. A
+   * session-level advisory lock on a connection of its own, so a process
+   * that dies lets go of it with its connection.
+   */
+  lockBulkLoad(): Promise<() => Promise<void>>;
 }
 
 /** True for a store opened by openPostgresStore (the CLI's `reindex` asks). */
@@ -149,6 +156,8 @@ class PostgresStore implements PostgresMemoryStore {
   readonly location: string;
   private readonly pool: pg.Pool;
   private readonly schema: string;
+  /** The connections holding a bulk-load lock (lockBulkLoad), ended by close(). */
+  private readonly lockClients = new Set<pg.PoolClient>();
   private readonly options: PostgresStoreOptions;
   private readonly lexical: LexicalChannel;
   private readonly sessionLists = new SessionListCache();
@@ -266,6 +275,44 @@ class PostgresStore implements PostgresMemoryStore {
     } catch (err) {
       throw this.driverError(err);
     }
+  }
+
+  async lockBulkLoad(): Promise<() => Promise<void>> {
+    this.assertOpen();
+    // Per database, keyed by the schema: two stores in one database load side by side.
+    const key = `ramem bulk load ${this.schema}`;
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw this.driverError(err);
+    }
+    let taken: boolean;
+    try {
+      taken = (await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken", [key])).rows[0]!.taken;
+    } catch (err) {
+      client.release(true);
+      throw this.driverError(err);
+    }
+    if (!taken) {
+      client.release();
+      throw new RamemError("BULK_LOAD_BUSY", `another bulk load into schema ${this.schema} is running`, {
+        where: this.location,
+        hint: "wait for it to finish (its index build would be dropped by this one), or load into another ?schema=; nothing was written",
+      });
+    }
+    this.lockClients.add(client);
+    return async () => {
+      // close() may have let go of it already (it ends the lock's connection).
+      if (!this.lockClients.delete(client)) return;
+      try {
+        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+        client.release();
+      } catch {
+        // A connection that broke has let go of the lock with it; it is not given back to the pool.
+        client.release(true);
+      }
+    };
   }
 
   async dropDenseIndex(): Promise<boolean> {
@@ -735,6 +782,9 @@ class PostgresStore implements PostgresMemoryStore {
       }
     } finally {
       this.closed = true;
+      // The pool's end waits for every client it lent; a lock's ends here, and with it the lock.
+      for (const client of this.lockClients) client.release(true);
+      this.lockClients.clear();
       await this.pool.end();
     }
   }
