@@ -273,7 +273,15 @@ export class Memory {
     return this.forgetNamespace(namespace, options);
   }
 
-  ingest(sessions: readonly SessionWithTurns[], options: ActorOptions & { onProgress?: (p: IngestProgress) => void; force?: boolean } = {}): Promise<IngestReport> {
+  /**
+   * Stage 1 for whole sessions (ingest-sessions.ts): a session whose input,
+   * anchorer and embedder are unchanged is skipped; `beforeFirstWrite` is
+   * awaited once before the first session that is written.
+   */
+  ingest(
+    sessions: readonly SessionWithTurns[],
+    options: ActorOptions & { onProgress?: (p: IngestProgress) => void; force?: boolean; beforeFirstWrite?: () => Promise<void> } = {},
+  ): Promise<IngestReport> {
     const namespaces = sessions.map((s) => (typeof s?.session?.namespace === "string" ? s.session.namespace : ""));
     const { actor, ...rest } = options;
     return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, { ...rest, change: changeStamp(actor) }));

@@ -93,6 +93,34 @@ test("ingestSessions: a session given twice is written once and counted unchange
   await store.close();
 });
 
+test("ingestSessions: beforeFirstWrite is awaited once, before the first write, and not at all when every session is unchanged", async () => {
+  const store = await openSqliteStore(":memory:");
+  const deps = { store, embedder: slowEmbedder(), anchorer: createRuleAnchorer() };
+  const events: string[] = [];
+  const write = store.replaceSession.bind(store);
+  store.replaceSession = async (s, ...rest) => {
+    events.push(`write ${s.id}`);
+    return write(s, ...rest);
+  };
+  const beforeFirstWrite = async () => {
+    events.push("before");
+    // Awaited: a write must not start while it runs.
+    await new Promise((r) => setTimeout(r, 20));
+    events.push("before done");
+  };
+  await ingestSessions(deps, [session(1), session(2)], { beforeFirstWrite });
+  assert.deepEqual(events, ["before", "before done", "write s1", "write s2"]);
+  events.length = 0;
+  // The same sessions again: unchanged, nothing written, the hook not called.
+  const again = await ingestSessions(deps, [session(1), session(2)], { beforeFirstWrite });
+  assert.equal(again.sessionsUnchanged, 2);
+  assert.deepEqual(events, []);
+  // One unchanged session first, a new one after: the hook comes before the new one's write.
+  await ingestSessions(deps, [session(1), session(3)], { beforeFirstWrite });
+  assert.deepEqual(events, ["before", "before done", "write s3"]);
+  await store.close();
+});
+
 /** An anchorer of the given concurrency whose sessions finish in reverse order of arrival; it records how many were in it at once. */
 function concurrentAnchorer(concurrency: number | undefined, failOn?: string): Anchorer & { most: number; started: string[] } {
   const rule = createRuleAnchorer();

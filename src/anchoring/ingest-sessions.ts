@@ -52,6 +52,12 @@ export async function ingestSessions(
     mustBeNew?: boolean;
     /** Who and when, for the units' history (default: "library", now). */
     change?: ChangeStamp;
+    /**
+     * Awaited once, right before the first session is written; never when
+     * every session is unchanged. A bulk load drops the HNSW index here, so
+     * an ingest that changes nothing leaves the index as it was.
+     */
+    beforeFirstWrite?: () => Promise<void>;
   } = {},
 ): Promise<IngestReport> {
   const started = performance.now();
@@ -85,9 +91,14 @@ export async function ingestSessions(
   const ahead: Array<{ s: SessionWithTurns; key: string; write: (() => Promise<number>) | null }> = [];
   const anchoring: Array<Promise<unknown>> = [];
   let writeFailed = false;
+  let wroteAny = false;
   const writeOldest = async () => {
     const next = ahead.shift()!;
     if (next.write) {
+      if (!wroteAny) {
+        wroteAny = true;
+        await options.beforeFirstWrite?.();
+      }
       const written = await next.write().catch((err: unknown) => {
         writeFailed = true;
         throw err;

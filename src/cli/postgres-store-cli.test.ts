@@ -103,6 +103,18 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
       const rec = json(await ramem(["recall", "--store", bulkStore.toString(), "--namespace", "garden-club", "--k", "1", "--json", "Where did Ines buy the purple carrot seeds?"]));
       assert.equal(rec.hits[0].provenance.sessionId, "spring");
 
+      // The same file again: nothing changed, so nothing is dropped or built (the same index, by its oid).
+      const oid = async () => (await c.query<{ oid: number }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
+      const before = await oid();
+      const again = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--quiet", GARDEN]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /0 units written/);
+      assert.match(again.stdout, /nothing changed: the HNSW index was left as it was/);
+      assert.equal(await oid(), before);
+      const againJson = json(await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--json", "--quiet", GARDEN]));
+      assert.equal(againJson.bulkDenseIndex, null);
+      assert.equal(await oid(), before);
+
       const sqlite = join(dir, "store.db");
       const refused = await ramem(["ingest", "--db", sqlite, "--embedder", "hash", "--bulk", "--quiet", GARDEN]);
       assert.equal(refused.code, 2, refused.stderr);

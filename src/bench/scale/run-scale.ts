@@ -184,7 +184,9 @@ async function openScaleStore(options: ScaleOptions, key: string): Promise<Scale
 async function ingestCorpus(memory: Memory, corpus: ReturnType<typeof generateConversations>, options: ScaleOptions, units: number): Promise<IngestFigures> {
   let done = 0;
   const started = performance.now();
-  const writeAll = async () => {
+  const writeAll = async (beforeFirstWrite?: () => Promise<void>) => {
+    // A fresh store: every session is written, so the index goes before the first.
+    await beforeFirstWrite?.();
     for (const ns of corpus.namespaces) {
       // Batches of sessions: one ingest call per batch keeps progress lines flowing without changing what is written.
       for (let i = 0; i < ns.sessions.length; i += 50) {

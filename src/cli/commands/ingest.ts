@@ -56,7 +56,7 @@ export function ingestCommand(): Command {
       )
       .option(
         "--bulk",
-        "PostgreSQL, for a load that is a large share of the schema: drop the HNSW index, write, build it once at the end (faster, a better graph; " +
+        "PostgreSQL, for a load that is a large share of the schema: drop the HNSW index before the first change, write, build it once at the end (faster, a better graph; nothing changed: the index is left alone; " +
           "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; a second bulk load into the same schema meanwhile is refused, BULK_LOAD_BUSY)",
       )
       .option("--quiet", "no progress output"),
@@ -79,18 +79,23 @@ export function ingestCommand(): Command {
       const progress = createProgress("turns", { quiet: opts.quiet || false });
       try {
         const store = memory.store;
-        const write = () =>
+        const write = (beforeFirstWrite?: () => Promise<void>) =>
           memory.ingest(sessions, {
             force: opts.force ?? false,
+            ...(beforeFirstWrite ? { beforeFirstWrite } : {}),
             onProgress: (p) => progress.update(p.turnsDone, p.turnsTotal, `session ${p.sessionsDone}/${p.sessionsTotal}`),
           });
         let bulkIndex: DenseIndexReport | null = null;
         let result: Awaited<ReturnType<typeof write>>;
         if (opts.bulk && isPostgresMemoryStore(store)) {
-          const loaded = await bulkLoad(store, memory.embedder, async () => {
-            const written = await write();
+          const loaded = await bulkLoad(store, memory.embedder, async (beforeFirstWrite) => {
+            let dropped = false;
+            const written = await write(async () => {
+              dropped = true;
+              await beforeFirstWrite();
+            });
             progress.stop();
-            if (!opts.quiet) cliErr("writes done; building the HNSW index in one go…\n");
+            if (dropped && !opts.quiet) cliErr("writes done; building the HNSW index in one go…\n");
             return written;
           });
           result = loaded.result;
@@ -111,7 +116,7 @@ export function ingestCommand(): Command {
         const built = denseIndex?.namespaces.filter((n) => n.built) ?? [];
         if (opts.json) {
           cliOut(
-            `${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, turnsPerSecond: turnRate, embedderThreads: opts.threads, anchorerThreads: memory.anchorer.concurrency ?? 1, droppedEvidence: report.dropped.length, ...(built.length ? { denseIndexesBuilt: built, denseIndexSeconds: denseIndex!.seconds } : {}), ...(bulkIndex ? { bulkDenseIndex: bulkIndex } : {}) })}\n`,
+            `${JSON.stringify({ file, namespaces, ...result, unitsPerSecond: rate, turnsPerSecond: turnRate, embedderThreads: opts.threads, anchorerThreads: memory.anchorer.concurrency ?? 1, droppedEvidence: report.dropped.length, ...(built.length ? { denseIndexesBuilt: built, denseIndexSeconds: denseIndex!.seconds } : {}), ...(opts.bulk ? { bulkDenseIndex: bulkIndex } : {}) })}\n`,
           );
         } else {
           cliOut(
@@ -120,7 +125,7 @@ export function ingestCommand(): Command {
               `namespaces: ${namespaces.join(", ")}\nstore: ${memory.store.location}\n` +
               (result.llm.calls ? `anchored by ${memory.anchorer.id}: ${result.llm.calls} LLM calls, tokens in/out ${result.llm.promptTokens}/${result.llm.completionTokens}\n` : "") +
               (built.length ? `dense index built for ${built.map((n) => `${n.namespace} (${n.vectors} vectors)`).join(", ")} in ${denseIndex!.seconds.toFixed(1)} s\n` : "") +
-              (bulkIndex ? `${describeBulkIndex(bulkIndex)}\n` : ""),
+              (opts.bulk ? `${describeBulkIndex(bulkIndex)}\n` : ""),
           );
           for (const w of [...(report.warnings ?? []), ...result.warnings].slice(0, 20)) cliErr(`warning: ${w}\n`);
         }
@@ -133,7 +138,8 @@ export function ingestCommand(): Command {
 }
 
 /** The bulk load's index build in a line; a store whose vectors are above HNSW's limit says why none was built. */
-function describeBulkIndex(report: DenseIndexReport): string {
+function describeBulkIndex(report: DenseIndexReport | null): string {
+  if (report === null) return "nothing changed: the HNSW index was left as it was (not dropped, not rebuilt)";
   if (report.action === "none") return `no HNSW index built: ${report.note ?? "nothing to index"}`;
   return `HNSW index ${report.action} over the schema's ${report.vectors} vectors in ${report.seconds.toFixed(1)} s, after the writes${report.note ? ` (${report.note})` : ""}`;
 }

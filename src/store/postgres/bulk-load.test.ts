@@ -18,15 +18,17 @@ describeWithPostgres("bulkLoad", (url) => {
     const index = async () => (await c.query<{ oid: number | null }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
     try {
       let seenDuringWrite: number | null | undefined;
-      const { result, denseIndex } = await bulkLoad(store, embedder, async () => {
+      const { result, denseIndex } = await bulkLoad(store, embedder, async (beforeFirstWrite) => {
         // As every ingest does: binding a store that was not bound would create the index.
         await store.bindEmbedder(embedder.id, embedder.dimensions);
+        await beforeFirstWrite();
+        await beforeFirstWrite();
         seenDuringWrite = await index();
         return "written";
       });
       assert.equal(result, "written");
       assert.equal(seenDuringWrite, null, "no index while the write ran, on a store that was not bound before");
-      assert.equal(denseIndex.action, "created");
+      assert.equal(denseIndex?.action, "created");
       assert.notEqual(await index(), null);
       // Analysed by the load itself, not left to autovacuum (which sets last_autoanalyze, later).
       const analysed = await c.query<{ relname: string }>(
@@ -40,23 +42,37 @@ describeWithPostgres("bulkLoad", (url) => {
       store.analyzeTables = async () => {
         throw new Error("permission denied to analyze");
       };
-      const again = await bulkLoad(store, embedder, async () => "written again");
+      const again = await bulkLoad(store, embedder, async (beforeFirstWrite) => {
+        await beforeFirstWrite();
+        return "written again";
+      });
       store.analyzeTables = analyze;
       assert.equal(again.result, "written again");
-      assert.match(again.denseIndex.note ?? "", /not analysed \(permission denied to analyze\).*run ANALYZE/);
+      assert.match(again.denseIndex?.note ?? "", /not analysed \(permission denied to analyze\).*run ANALYZE/);
 
       await assert.rejects(
-        bulkLoad(store, embedder, async () => {
+        bulkLoad(store, embedder, async (beforeFirstWrite) => {
+          await beforeFirstWrite();
           throw new Error("the write broke");
         }),
         /the write broke/,
       );
       assert.notEqual(await index(), null, "the index is built again after a failed write");
 
+      // A write that changes nothing never asks: the index is neither dropped nor built (the same index, by its oid).
+      const before = await index();
+      const unchanged = await bulkLoad(store, embedder, async () => "nothing to write");
+      assert.deepEqual(unchanged, { result: "nothing to write", denseIndex: null });
+      assert.equal(await index(), before);
+      // ...and one that fails before its first change leaves it too.
+      await assert.rejects(bulkLoad(store, embedder, async () => Promise.reject(new Error("bad input"))), /bad input/);
+      assert.equal(await index(), before);
+
       // A write that fails and takes the connection with it: the build cannot run, and the error says so and what to do.
       const second = await openPostgresStore(target.toString());
       await assert.rejects(
-        bulkLoad(second, embedder, async () => {
+        bulkLoad(second, embedder, async (beforeFirstWrite) => {
+          await beforeFirstWrite();
           await second.close();
           throw new Error("the server went away");
         }),
@@ -89,7 +105,8 @@ describeWithPostgres("bulkLoad", (url) => {
       const writing = new Promise<void>((resolve) => (letGo = resolve));
       let inWrite!: () => void;
       const started = new Promise<void>((resolve) => (inWrite = resolve));
-      const load = bulkLoad(first, embedder, async () => {
+      const load = bulkLoad(first, embedder, async (beforeFirstWrite) => {
+        await beforeFirstWrite();
         inWrite();
         await writing;
         return "first";
@@ -114,7 +131,13 @@ describeWithPostgres("bulkLoad", (url) => {
       assert.notEqual(await index(), null, "the first load's index survived the refused second one");
       // Let go after a load, and after a failed one: the next load (from either store) runs.
       assert.equal((await bulkLoad(second, embedder, async () => "second, later")).result, "second, later");
-      await assert.rejects(bulkLoad(second, embedder, async () => Promise.reject(new Error("broke"))), /broke/);
+      await assert.rejects(
+        bulkLoad(second, embedder, async (beforeFirstWrite) => {
+          await beforeFirstWrite();
+          throw new Error("broke");
+        }),
+        /broke/,
+      );
       assert.equal((await bulkLoad(first, embedder, async () => "first, again")).result, "first, again");
       // This schema's lock, by its key (other tests may hold their own schemas' locks meanwhile).
       const held = await c.query(

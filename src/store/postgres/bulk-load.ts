@@ -3,20 +3,26 @@ import type { DenseIndexReport } from "./dense-index-report.js";
 import type { PostgresMemoryStore } from "./postgres-store.js";
 
 /**
- * Runs `write` as a bulk load: the HNSW index is dropped first and built in
- * one go afterwards. Inserting each vector into the graph costs more than the
- * rest of a unit's write at 100k units (the scale bench: 266.9 → 583.2
- * units/s with the build counted), and a graph built in one go is the
- * better one (README › Numbers).
+ * Runs `write` as a bulk load: the HNSW index is dropped right before the
+ * first change and built in one go afterwards. Inserting each vector into the
+ * graph costs more than the rest of a unit's write at 100k units (the scale
+ * bench: 266.9 → 583.2 units/s with the build counted), and a graph built in
+ * one go is the better one (README › Numbers).
+ *
+ * `write` gets `beforeFirstWrite` and awaits it before it changes anything
+ * (Memory.ingest's option of that name does); it drops the index, once. A
+ * write that never calls it — every session unchanged — leaves the index as
+ * it was, and `denseIndex` is null: a second `ramem ingest --bulk` of the
+ * same file drops and builds nothing.
  *
  * The embedder is bound before the drop because binding a fresh store creates
  * the index: a drop before it would find nothing and the writes would feed
  * the new graph one vector at a time. While the index is gone every dense
  * search in the schema is an exact scan (complete, slower). When `write`
- * fails the index is built anyway and the write's error is the one thrown;
- * should that build fail too, a BULK_LOAD_FAILED error says both and to run
- * `ramem reindex`. After the build the tables are analysed, so the first
- * searches are planned with statistics.
+ * fails after the drop the index is built anyway and the write's error is the
+ * one thrown; should that build fail too, a BULK_LOAD_FAILED error says both
+ * and to run `ramem reindex`. After the build the tables are analysed, so the
+ * first searches are planned with statistics.
  *
  * One bulk load per schema at a time: a second one's drop would take the
  * first one's index away while it is built, so the load holds the schema's
@@ -26,9 +32,9 @@ import type { PostgresMemoryStore } from "./postgres-store.js";
 export async function bulkLoad<T>(
   store: PostgresMemoryStore,
   embedder: { id: string; dimensions: number },
-  write: () => Promise<T>,
+  write: (beforeFirstWrite: () => Promise<void>) => Promise<T>,
   options: { maintenanceWorkMem?: string } = {},
-): Promise<{ result: T; denseIndex: DenseIndexReport }> {
+): Promise<{ result: T; denseIndex: DenseIndexReport | null }> {
   const release = await store.lockBulkLoad();
   try {
     return await loadWithoutIndex(store, embedder, write, options);
@@ -40,15 +46,17 @@ export async function bulkLoad<T>(
 async function loadWithoutIndex<T>(
   store: PostgresMemoryStore,
   embedder: { id: string; dimensions: number },
-  write: () => Promise<T>,
+  write: (beforeFirstWrite: () => Promise<void>) => Promise<T>,
   options: { maintenanceWorkMem?: string },
-): Promise<{ result: T; denseIndex: DenseIndexReport }> {
+): Promise<{ result: T; denseIndex: DenseIndexReport | null }> {
   await store.bindEmbedder(embedder.id, embedder.dimensions);
-  await store.dropDenseIndex();
+  let dropping: Promise<void> | null = null;
+  const beforeFirstWrite = () => (dropping ??= store.dropDenseIndex().then(() => undefined));
   let result: T;
   try {
-    result = await write();
+    result = await write(beforeFirstWrite);
   } catch (err) {
+    if (!dropping) throw err;
     // The write's error is the one to report; a failed build too must not pass unsaid.
     await store.rebuildDenseIndex(options).catch((buildError: unknown) => {
       throw new RamemError("BULK_LOAD_FAILED", `the bulk load failed (${messageOf(err)}), and building the HNSW index again failed too (${messageOf(buildError)})`, {
@@ -58,6 +66,7 @@ async function loadWithoutIndex<T>(
     });
     throw err;
   }
+  if (!dropping) return { result, denseIndex: null };
   const denseIndex = await store.rebuildDenseIndex(options);
   // The planner's statistics, before the first search: without them it may
   // skip the new index. Advisory: the load itself succeeded, and autovacuum
