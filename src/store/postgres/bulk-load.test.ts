@@ -67,6 +67,12 @@ describeWithPostgres("bulkLoad", (url) => {
       // ...and one that fails before its first change leaves it too.
       await assert.rejects(bulkLoad(store, embedder, async () => Promise.reject(new Error("bad input"))), /bad input/);
       assert.equal(await index(), before);
+      // An earlier load that died between its drop and its build: the next one builds the index even with nothing to write.
+      assert.equal(await store.dropDenseIndex(), true);
+      assert.equal(await store.hasDenseIndex(), false);
+      const healed = await bulkLoad(store, embedder, async () => "nothing to write");
+      assert.equal(healed.denseIndex?.action, "created");
+      assert.equal(await store.hasDenseIndex(), true);
 
       // A write that fails and takes the connection with it: the build cannot run, and the error says so and what to do.
       const second = await openPostgresStore(target.toString());

@@ -13,7 +13,8 @@ import type { PostgresMemoryStore } from "./postgres-store.js";
  * (Memory.ingest's option of that name does); it drops the index, once. A
  * write that never calls it — every session unchanged — leaves the index as
  * it was, and `denseIndex` is null: a second `ramem ingest --bulk` of the
- * same file drops and builds nothing.
+ * same file drops and builds nothing. When there is no valid index then (an
+ * earlier load died before its build finished), it is built.
  *
  * The embedder is bound before the drop because binding a fresh store creates
  * the index: a drop before it would find nothing and the writes would feed
@@ -66,7 +67,8 @@ async function loadWithoutIndex<T>(
     });
     throw err;
   }
-  if (!dropping) return { result, denseIndex: null };
+  // Nothing changed: the index stays — unless an earlier load died before its build, which this one then makes up for.
+  if (!dropping && (await store.hasDenseIndex())) return { result, denseIndex: null };
   const denseIndex = await store.rebuildDenseIndex(options);
   // The planner's statistics, before the first search: without them it may
   // skip the new index. Advisory: the load itself succeeded, and autovacuum

@@ -54,6 +54,12 @@ export async function rebuildDenseIndex(pool: pg.Pool, options: { maintenanceWor
   }
 }
 
+/** True when the HNSW index is there and valid (not dropped, not left invalid by an interrupted build). */
+export async function hasValidDenseIndex(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ valid: boolean | null }>("SELECT (SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass($1)) AS valid", [HNSW_INDEX_NAME]);
+  return rows[0]?.valid === true;
+}
+
 /**
  * Drops the HNSW index for a bulk load (DROP INDEX CONCURRENTLY: running
  * searches finish first, none is blocked). Until rebuildDenseIndex builds it

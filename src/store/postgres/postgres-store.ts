@@ -27,7 +27,7 @@ import { postgresFilter } from "./postgres-filter.js";
 import { checkAppendable, unitNotInSession } from "../check-session-records.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete } from "./dense-search.js";
-import { dropDenseIndex, rebuildDenseIndex } from "./dense-index.js";
+import { dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
 import type { DenseIndexReport } from "./dense-index-report.js";
 import { SessionListCache } from "./session-list-cache.js";
 import type { DenseSearchInfo } from "./dense-search-info.js";
@@ -113,6 +113,8 @@ export interface PostgresMemoryStore extends MemoryStore {
    * (bulk-load.ts) binds first for that reason.
    */
   dropDenseIndex(): Promise<boolean>;
+  /** True when the HNSW index is there and valid: false after dropDenseIndex, or after a build that was interrupted. */
+  hasDenseIndex(): Promise<boolean>;
   /** Refreshes the planner's statistics of the store's tables (the end of a bulk load). */
   analyzeTables(): Promise<void>;
   /**
@@ -313,6 +315,15 @@ class PostgresStore implements PostgresMemoryStore {
         client.release(true);
       }
     };
+  }
+
+  async hasDenseIndex(): Promise<boolean> {
+    this.assertOpen();
+    try {
+      return await hasValidDenseIndex(this.pool);
+    } catch (err) {
+      throw this.driverError(err);
+    }
   }
 
   async dropDenseIndex(): Promise<boolean> {
