@@ -271,12 +271,7 @@ class PostgresStore implements PostgresMemoryStore {
    * exact scan's) against 14 ms in a run where the analyze came first.
    */
   async analyzeTables(): Promise<void> {
-    this.assertOpen();
-    try {
-      await this.q("ANALYZE units, unit_vectors, unit_terms, namespace_terms, sessions");
-    } catch (err) {
-      throw this.driverError(err);
-    }
+    await this.q("ANALYZE units, unit_vectors, unit_terms, namespace_terms, sessions");
   }
 
   async lockBulkLoad(): Promise<() => Promise<void>> {
@@ -317,19 +312,19 @@ class PostgresStore implements PostgresMemoryStore {
     };
   }
 
-  async hasDenseIndex(): Promise<boolean> {
-    this.assertOpen();
-    try {
-      return await hasValidDenseIndex(this.pool);
-    } catch (err) {
-      throw this.driverError(err);
-    }
+  hasDenseIndex(): Promise<boolean> {
+    return this.onPool(hasValidDenseIndex);
   }
 
-  async dropDenseIndex(): Promise<boolean> {
+  dropDenseIndex(): Promise<boolean> {
+    return this.onPool(dropDenseIndex);
+  }
+
+  /** Work of dense-index.ts on the pool; connection failures become RamemErrors with a hint, as in q(). */
+  private async onPool<T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> {
     this.assertOpen();
     try {
-      return await dropDenseIndex(this.pool);
+      return await work(this.pool);
     } catch (err) {
       throw this.driverError(err);
     }
