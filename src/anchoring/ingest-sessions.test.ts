@@ -121,6 +121,28 @@ test("ingestSessions: beforeFirstWrite is awaited once, before the first write, 
   await store.close();
 });
 
+test("ingestSessions: a failing beforeFirstWrite fails the ingest and nothing is written; a session that fails before its write never calls it", async () => {
+  const store = await openSqliteStore(":memory:");
+  const sessions = [4, 5, 6, 7, 8, 9].map((n) => session(n));
+  // Sessions anchored ahead wait to be written while the hook fails: none of them may be written after it.
+  const failing = () => Promise.reject(new Error("drop failed"));
+  await assert.rejects(
+    ingestSessions({ store, embedder: slowEmbedder(), anchorer: concurrentAnchorer(3) }, sessions, { beforeFirstWrite: failing }),
+    /drop failed/,
+  );
+  assert.equal((await store.stats()).units, 0);
+  let calls = 0;
+  await assert.rejects(
+    ingestSessions({ store, embedder: slowEmbedder(), anchorer: concurrentAnchorer(1, "s4") }, sessions, {
+      beforeFirstWrite: async () => void calls++,
+    }),
+    /anchoring failed on s4/,
+  );
+  assert.equal(calls, 0, "the first session failed in its anchoring: nothing was about to change");
+  assert.equal((await store.stats()).units, 0);
+  await store.close();
+});
+
 /** An anchorer of the given concurrency whose sessions finish in reverse order of arrival; it records how many were in it at once. */
 function concurrentAnchorer(concurrency: number | undefined, failOn?: string): Anchorer & { most: number; started: string[] } {
   const rule = createRuleAnchorer();

@@ -53,8 +53,10 @@ export async function ingestSessions(
     /** Who and when, for the units' history (default: "library", now). */
     change?: ChangeStamp;
     /**
-     * Awaited once, right before the first session is written; never when
-     * every session is unchanged. A bulk load drops the HNSW index here, so
+     * Awaited once, right before the first session is written (its anchoring
+     * and embedding done); never when every session is unchanged or the
+     * first to be written fails before its write. Its failure fails the
+     * ingest as that write's would. A bulk load drops the HNSW index here, so
      * an ingest that changes nothing leaves the index as it was.
      */
     beforeFirstWrite?: () => Promise<void>;
@@ -91,14 +93,14 @@ export async function ingestSessions(
   const ahead: Array<{ s: SessionWithTurns; key: string; write: (() => Promise<number>) | null }> = [];
   const anchoring: Array<Promise<unknown>> = [];
   let writeFailed = false;
-  let wroteAny = false;
+  // Once, right before the first replaceSession: after that session's anchoring and embedding
+  // succeeded, so a session that fails before its write changes nothing; inside write(), so a
+  // failing hook is a failed write (nothing after it is written).
+  let beforeFirst: Promise<void> | null = null;
+  const beforeFirstWrite = () => (beforeFirst ??= options.beforeFirstWrite?.() ?? Promise.resolve());
   const writeOldest = async () => {
     const next = ahead.shift()!;
     if (next.write) {
-      if (!wroteAny) {
-        wroteAny = true;
-        await options.beforeFirstWrite?.();
-      }
       const written = await next.write().catch((err: unknown) => {
         writeFailed = true;
         throw err;
@@ -148,6 +150,7 @@ export async function ingestSessions(
             const embeddings = await vectors;
             // The segmenter reads the vectors: a session's episodes are cut when they arrive.
             const records: UnitRecord[] = segmentEpisodes(units, embeddings).map((unit, i) => ({ unit, embedding: embeddings[i]! }));
+            await beforeFirstWrite();
             await deps.store.replaceSession(s.session, hash, records, {
               ...(options.mustBeNew ? { expectedHash: null } : {}),
               ...(options.change ? { change: options.change } : {}),

@@ -159,4 +159,41 @@ describeWithPostgres("bulkLoad", (url) => {
       await c.end();
     }
   });
+
+  test("the lock has a connection of its own: a store of one connection bulk loads, and a lock connection that dies does not take the process with it", async () => {
+    const schema = uniqueSchema("bulkconn");
+    const target = new URL(url);
+    target.searchParams.set("schema", schema);
+    const store = await openPostgresStore(target.toString(), { maxConnections: 1 });
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const lockHolder = async () =>
+        (
+          await c.query<{ pid: number }>(
+            `SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+               AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('ramem bulk load ' || $1, 0)`,
+            [schema],
+          )
+        ).rows[0]?.pid;
+      const loaded = await bulkLoad(store, embedder, async (beforeFirstWrite) => {
+        await beforeFirstWrite();
+        // The server ends the lock's session mid-load (a restart, idle_session_timeout, an admin).
+        const pid = await lockHolder();
+        assert.ok(pid, "the lock is held during the load");
+        await c.query("SELECT pg_terminate_backend($1)", [pid]);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return "written";
+      });
+      assert.equal(loaded.result, "written");
+      assert.equal(loaded.denseIndex?.action, "created");
+      assert.equal(await lockHolder(), undefined);
+      // The lock can be taken again.
+      assert.equal((await bulkLoad(store, embedder, async () => "again")).result, "again");
+    } finally {
+      await store.close();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    }
+  });
 });

@@ -13,8 +13,9 @@ import type { PostgresMemoryStore } from "./postgres-store.js";
  * (Memory.ingest's option of that name does); it drops the index, once. A
  * write that never calls it — every session unchanged — leaves the index as
  * it was, and `denseIndex` is null: a second `ramem ingest --bulk` of the
- * same file drops and builds nothing. When there is no valid index then (an
- * earlier load died before its build finished), it is built.
+ * same file drops and builds nothing. When there is no valid index after
+ * such a write (an earlier load died before its build finished), it is
+ * built; a write that fails before its first change is only rethrown.
  *
  * The embedder is bound before the drop because binding a fresh store creates
  * the index: a drop before it would find nothing and the writes would feed
@@ -70,6 +71,8 @@ async function loadWithoutIndex<T>(
   // Nothing changed: the index stays — unless an earlier load died before its build, which this one then makes up for.
   if (!dropping && (await store.hasDenseIndex())) return { result, denseIndex: null };
   const denseIndex = await store.rebuildDenseIndex(options);
+  // Vectors above HNSW's limit never have an index: with nothing written, nothing was done.
+  if (!dropping && denseIndex.action === "none") return { result, denseIndex: null };
   // The planner's statistics, before the first search: without them it may
   // skip the new index. Advisory: the load itself succeeded, and autovacuum
   // analyses later, so a failure here is reported, not thrown.

@@ -109,3 +109,19 @@ export function createPool(target: PostgresTarget, opts: PoolOptions): pg.Pool {
   pool.on("error", () => {});
   return pool;
 }
+
+/**
+ * A connection to the pool's server outside the pool, for a session that is
+ * held for long (a bulk load's advisory lock): its 'error' (the server gone
+ * while it idles) is swallowed as the pool's are, and the next query on it
+ * reports the problem. No search path: it runs no statement on the tables.
+ */
+export function createSessionClient(pool: pg.Pool, applicationName: string): pg.Client {
+  const client = new pg.Client({
+    connectionString: pool.options.connectionString,
+    connectionTimeoutMillis: pool.options.connectionTimeoutMillis ?? 5000,
+    application_name: applicationName,
+  });
+  client.on("error", () => {});
+  return client;
+}

@@ -25,7 +25,7 @@ import type { Metadata } from "../../model/metadata.js";
 import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
 import { postgresFilter } from "./postgres-filter.js";
 import { checkAppendable, unitNotInSession } from "../check-session-records.js";
-import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
+import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, createSessionClient, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete } from "./dense-search.js";
 import { dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
 import type { DenseIndexReport } from "./dense-index-report.js";
@@ -120,8 +120,8 @@ export interface PostgresMemoryStore extends MemoryStore {
   /**
    * Takes the schema's bulk-load lock, or refuses with BULK_LOAD_BUSY while
    * another process (or store) holds it; resolves to its release. A
-   * session-level advisory lock on a connection of its own, so a process
-   * that dies lets go of it with its connection.
+   * session-level advisory lock on a connection of its own (not the pool's),
+   * so a process that dies lets go of it with its connection.
    */
   lockBulkLoad(): Promise<() => Promise<void>>;
 }
@@ -159,7 +159,7 @@ class PostgresStore implements PostgresMemoryStore {
   private readonly pool: pg.Pool;
   private readonly schema: string;
   /** The connections holding a bulk-load lock (lockBulkLoad), ended by close(). */
-  private readonly lockClients = new Set<pg.PoolClient>();
+  private readonly lockClients = new Set<pg.Client>();
   private readonly options: PostgresStoreOptions;
   private readonly lexical: LexicalChannel;
   private readonly sessionLists = new SessionListCache();
@@ -276,23 +276,29 @@ class PostgresStore implements PostgresMemoryStore {
 
   async lockBulkLoad(): Promise<() => Promise<void>> {
     this.assertOpen();
-    // Per database, keyed by the schema: two stores in one database load side by side.
-    const key = `ramem bulk load ${this.schema}`;
-    let client: pg.PoolClient;
+    // A connection of its own, outside the pool: held idle for the whole
+    // load, it would take one of the pool's few (a pool of one could never
+    // bulk load), and a pooled client that dies while lent out emits an
+    // 'error' nothing handles, which ends the process. Should it die, the
+    // load goes on; the lock went with the session.
+    const client = createSessionClient(this.pool, "ramem bulk-load lock");
+    const end = () => client.end().catch(() => undefined);
     try {
-      client = await this.pool.connect();
+      await client.connect();
     } catch (err) {
+      await end();
       throw this.driverError(err);
     }
     let taken: boolean;
     try {
-      taken = (await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken", [key])).rows[0]!.taken;
+      // Per database, keyed by the schema: two stores in one database load side by side.
+      taken = (await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken", [`ramem bulk load ${this.schema}`])).rows[0]!.taken;
     } catch (err) {
-      client.release(true);
+      await end();
       throw this.driverError(err);
     }
     if (!taken) {
-      client.release();
+      await end();
       throw new RamemError("BULK_LOAD_BUSY", `another bulk load into schema ${this.schema} is running`, {
         where: this.location,
         hint: "wait for it to finish (its index build would be dropped by this one), or load into another ?schema=; nothing was written",
@@ -300,15 +306,8 @@ class PostgresStore implements PostgresMemoryStore {
     }
     this.lockClients.add(client);
     return async () => {
-      // close() may have let go of it already (it ends the lock's connection).
-      if (!this.lockClients.delete(client)) return;
-      try {
-        await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
-        client.release();
-      } catch {
-        // A connection that broke has let go of the lock with it; it is not given back to the pool.
-        client.release(true);
-      }
+      // close() may have let go of it already. Ending the session lets go of its advisory lock.
+      if (this.lockClients.delete(client)) await end();
     };
   }
 
@@ -788,9 +787,10 @@ class PostgresStore implements PostgresMemoryStore {
       }
     } finally {
       this.closed = true;
-      // The pool's end waits for every client it lent; a lock's ends here, and with it the lock.
-      for (const client of this.lockClients) client.release(true);
+      // A bulk-load lock's connection ends here, and with it the lock.
+      const locks = [...this.lockClients];
       this.lockClients.clear();
+      await Promise.all(locks.map((client) => client.end().catch(() => undefined)));
       await this.pool.end();
     }
   }

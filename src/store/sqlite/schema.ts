@@ -122,10 +122,12 @@ export const MIGRATIONS: readonly string[] = [
   // 5: each unit's source turn ids in a column of their own (a JSON array),
   // so an append reads the session's taken turn ids (listTurnIds) without
   // parsing every unit's body: that parse was a third of an append at turn
-  // 400, and grew with the session.
+  // 400, and grew with the session. Nullable, and read with the body as the
+  // fallback: a process of the version before, with the file still open,
+  // inserts units without it.
   `
-  ALTER TABLE units ADD COLUMN turn_ids TEXT NOT NULL DEFAULT '[]';
-  UPDATE units SET turn_ids = coalesce(json_extract(body, '$.provenance.turnIds'), '[]');
+  ALTER TABLE units ADD COLUMN turn_ids TEXT;
+  UPDATE units SET turn_ids = json_extract(body, '$.provenance.turnIds');
   `,
 ];
 

@@ -68,6 +68,11 @@ describe("sqlite store specifics", () => {
       // Migration 5 copied them out of the body: an append's duplicate check sees the old turns.
       assert.ok(unit.provenance.turnIds.length > 0);
       assert.deepEqual(await store.listTurnIds(s.namespace, s.id), unit.provenance.turnIds);
+      // A row an older version wrote into the open file has no turn_ids: they come from its body.
+      const raw = new Database(path);
+      assert.equal(raw.prepare("UPDATE units SET turn_ids = NULL").run().changes, 1);
+      raw.close();
+      assert.deepEqual(await store.listTurnIds(s.namespace, s.id), unit.provenance.turnIds);
     } finally {
       await store.close();
     }

@@ -661,11 +661,11 @@ class SqliteStore implements SqliteMemoryStore {
     return new Map(rows.map((r) => [r.after, toUnit(r)]));
   }
 
-  /** From the turn_ids column (schema 5), through units_ns_session: no unit body is parsed. */
+  /** From the turn_ids column (schema 5), through units_ns_session: no unit body is parsed but of a row written without it. */
   async listTurnIds(namespace: string, sessionId: string): Promise<string[]> {
     this.assertOpen();
     return this.stmt(
-      "SELECT t.value FROM units u INDEXED BY units_ns_session, json_each(u.turn_ids) t WHERE u.namespace = ? AND u.session_id = ? ORDER BY u.seq, t.key",
+      "SELECT t.value FROM units u INDEXED BY units_ns_session, json_each(coalesce(u.turn_ids, json_extract(u.body, '$.provenance.turnIds'))) t WHERE u.namespace = ? AND u.session_id = ? ORDER BY u.seq, t.key",
     )
       .pluck()
       .all(namespace, sessionId) as string[];
