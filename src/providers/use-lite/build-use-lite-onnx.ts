@@ -28,6 +28,8 @@ const { onnx } = onnxProto;
  *   caller does before building the matrix.
  */
 export const USE_LITE_MAX_TOKENS = 128;
+/** The width of the graph's output, "embedding": [batch, 512]. */
+export const USE_LITE_OUTPUT_WIDTH = 512;
 
 const ROOT = "module_apply_default/Encoder_en/KonaTransformer/Encode/";
 const layer = (i: number) => `${ROOT}Layer_${i}/TransformerLayer/`;
@@ -137,7 +139,7 @@ export function buildUseLiteOnnx(files: Pick<UseLiteFiles, "weights">): Uint8Arr
       node: nodes,
       initializer: initializers,
       input: [tensor("ids", INT64, ["batch", "tokens"]), tensor("mask", FLOAT, ["batch", "tokens"])],
-      output: [tensor("embedding", FLOAT, ["batch", 512])],
+      output: [tensor("embedding", FLOAT, ["batch", USE_LITE_OUTPUT_WIDTH])],
     },
   });
   return onnx.ModelProto.encode(model).finish();

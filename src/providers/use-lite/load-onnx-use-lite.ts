@@ -1,6 +1,6 @@
 import { RamemError } from "../../model/errors.js";
 import { l2Normalize } from "../vector-math.js";
-import { buildUseLiteOnnx, USE_LITE_MAX_TOKENS } from "./build-use-lite-onnx.js";
+import { buildUseLiteOnnx, USE_LITE_MAX_TOKENS, USE_LITE_OUTPUT_WIDTH } from "./build-use-lite-onnx.js";
 import { readUseLiteFiles } from "./read-use-lite-files.js";
 import { createUseLiteTokenizer } from "./use-lite-tokenizer.js";
 import { prepareUseLiteText, type UseLiteChunkRunner } from "./use-lite-chunk-runner.js";
@@ -59,7 +59,7 @@ export async function loadOnnxUseLite(): Promise<UseLiteChunkRunner> {
       });
       const data = embedding!.data as Float32Array;
       // Re-normalised like the tfjs runtime's vectors, so both round the same way.
-      return texts.map((_, r) => l2Normalize(data.slice(r * 512, (r + 1) * 512)));
+      return texts.map((_, r) => l2Normalize(data.slice(r * USE_LITE_OUTPUT_WIDTH, (r + 1) * USE_LITE_OUTPUT_WIDTH)));
     },
   };
 }
