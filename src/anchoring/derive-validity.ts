@@ -27,19 +27,31 @@ type StateUnit = Pick<MemoryUnit, "id" | "context" | "provenance" | "supersessio
  */
 export function deriveValidity(units: readonly StateUnit[]): Map<string, Validity> {
   const byId = new Map(units.map((u) => [u.id, u]));
-  const statements = units.flatMap((u) => (u.context.states ?? []).map((s) => ({ unit: u, s, at: timeOf(u) })));
-  statements.sort((a, b) => a.at.localeCompare(b.at) || order(a.unit) - order(b.unit));
+  // Time and conversation order once per unit, not per comparison of the sort.
+  const statements = units.flatMap((u) => {
+    const at = timeOf(u);
+    const position = order(u);
+    return (u.context.states ?? []).map((s) => ({ unit: u, s, at, position }));
+  });
+  statements.sort((a, b) => a.at.localeCompare(b.at) || a.position - b.position);
   const groups = new Map<string, typeof statements>();
   for (const st of statements) {
     const key = `${st.s.subject.toLowerCase()}\u0000${st.s.slot}`;
-    groups.set(key, [...(groups.get(key) ?? []), st]);
+    const group = groups.get(key);
+    if (group) group.push(st);
+    else groups.set(key, [st]);
   }
   // Per unit: every statement's end (null: still valid), and the unit that ended it.
   const ends = new Map<string, Array<{ to: string | null; by: string | null; label: string; from: string }>>();
   for (const group of groups.values()) {
     for (const [i, st] of group.entries()) {
       if (st.s.ends) continue;
-      const later = group.slice(i + 1).find((o) => o.unit.id !== st.unit.id && (st.s.additive ? o.s.ends && (o.s.value === st.s.value || o.s.value === "") : o.s.ends || o.s.value !== st.s.value));
+      // The first later statement that ends this one, walked in place (a slice per statement made a slot stated thousands of times quadratic in copies).
+      let later: (typeof group)[number] | undefined;
+      for (let j = i + 1; j < group.length && !later; j++) {
+        const o = group[j]!;
+        if (o.unit.id !== st.unit.id && (st.s.additive ? o.s.ends && (o.s.value === st.s.value || o.s.value === "") : o.s.ends || o.s.value !== st.s.value)) later = o;
+      }
       const list = ends.get(st.unit.id) ?? [];
       list.push({ to: later?.at ?? null, by: later?.unit.id ?? null, label: `${st.s.slot} = ${st.s.value}`, from: st.at });
       ends.set(st.unit.id, list);
