@@ -5,14 +5,27 @@ import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-targ
 import { openPostgresStore } from "./postgres-store.js";
 import { bulkLoad } from "./bulk-load.js";
 
+/** The backend holding this schema's bulk-load lock, by its key (other tests may hold their own schemas' locks meanwhile); undefined when none does. */
+async function bulkLockHolder(c: pg.Client, schema: string): Promise<number | undefined> {
+  const { rows } = await c.query<{ pid: number }>(
+    `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+       AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('ramem bulk load ' || $1, 0)`,
+    [schema],
+  );
+  return rows[0]?.pid;
+}
+
 describeWithPostgres("bulkLoad", (url) => {
   const embedder = { id: "test-embedder@1", dimensions: 4 };
+  const storeUrl = (schema: string) => {
+    const target = new URL(url);
+    target.searchParams.set("schema", schema);
+    return target.toString();
+  };
 
   test("binds the embedder first, writes without the index, and builds it afterwards; a failed write still gets its index back and its own error", async () => {
     const schema = uniqueSchema("bulk");
-    const target = new URL(url);
-    target.searchParams.set("schema", schema);
-    const store = await openPostgresStore(target.toString());
+    const store = await openPostgresStore(storeUrl(schema));
     const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
     await c.connect();
     const index = async () => (await c.query<{ oid: number | null }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
@@ -75,7 +88,7 @@ describeWithPostgres("bulkLoad", (url) => {
       assert.equal(await store.hasDenseIndex(), true);
 
       // A write that fails and takes the connection with it: the build cannot run, and the error says so and what to do.
-      const second = await openPostgresStore(target.toString());
+      const second = await openPostgresStore(storeUrl(schema));
       await assert.rejects(
         bulkLoad(second, embedder, async (beforeFirstWrite) => {
           await beforeFirstWrite();
@@ -98,10 +111,8 @@ describeWithPostgres("bulkLoad", (url) => {
 
   test("one bulk load per schema at a time: a second one, from another store, is refused before it drops anything, and the lock is let go after each", async () => {
     const schema = uniqueSchema("bulklock");
-    const target = new URL(url);
-    target.searchParams.set("schema", schema);
-    const first = await openPostgresStore(target.toString());
-    const second = await openPostgresStore(target.toString());
+    const first = await openPostgresStore(storeUrl(schema));
+    const second = await openPostgresStore(storeUrl(schema));
     const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
     await c.connect();
     const index = async () => (await c.query<{ oid: number | null }>("SELECT to_regclass('unit_vectors_hnsw')::oid AS oid")).rows[0]!.oid;
@@ -145,13 +156,7 @@ describeWithPostgres("bulkLoad", (url) => {
         /broke/,
       );
       assert.equal((await bulkLoad(first, embedder, async () => "first, again")).result, "first, again");
-      // This schema's lock, by its key (other tests may hold their own schemas' locks meanwhile).
-      const held = await c.query(
-        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-           AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('ramem bulk load ' || $1, 0)`,
-        [schema],
-      );
-      assert.equal(held.rowCount, 0, "no bulk-load lock is left behind");
+      assert.equal(await bulkLockHolder(c, schema), undefined, "no bulk-load lock is left behind");
     } finally {
       await first.close();
       await second.close();
@@ -162,24 +167,14 @@ describeWithPostgres("bulkLoad", (url) => {
 
   test("the lock has a connection of its own: a store of one connection bulk loads, and a lock connection that dies does not take the process with it", async () => {
     const schema = uniqueSchema("bulkconn");
-    const target = new URL(url);
-    target.searchParams.set("schema", schema);
-    const store = await openPostgresStore(target.toString(), { maxConnections: 1 });
+    const store = await openPostgresStore(storeUrl(schema), { maxConnections: 1 });
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
-      const lockHolder = async () =>
-        (
-          await c.query<{ pid: number }>(
-            `SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
-               AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('ramem bulk load ' || $1, 0)`,
-            [schema],
-          )
-        ).rows[0]?.pid;
       const loaded = await bulkLoad(store, embedder, async (beforeFirstWrite) => {
         await beforeFirstWrite();
         // The server ends the lock's session mid-load (a restart, idle_session_timeout, an admin).
-        const pid = await lockHolder();
+        const pid = await bulkLockHolder(c, schema);
         assert.ok(pid, "the lock is held during the load");
         await c.query("SELECT pg_terminate_backend($1)", [pid]);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -187,7 +182,7 @@ describeWithPostgres("bulkLoad", (url) => {
       });
       assert.equal(loaded.result, "written");
       assert.equal(loaded.denseIndex?.action, "created");
-      assert.equal(await lockHolder(), undefined);
+      assert.equal(await bulkLockHolder(c, schema), undefined);
       // The lock can be taken again.
       assert.equal((await bulkLoad(store, embedder, async () => "again")).result, "again");
     } finally {
