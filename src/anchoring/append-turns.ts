@@ -6,6 +6,7 @@ import { embedAll, ingestSessions, type IngestDeps } from "./ingest-sessions.js"
 import { sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns.js";
 import { retrySessionChange } from "./retry-session-change.js";
 import { inheritMetadata } from "./inherit-metadata.js";
+import { refuseForgottenUnits, withUnusedTurnIds } from "./unused-turn-ids.js";
 import { echoValue } from "../model/echo-value.js";
 import { COHESION_WINDOW, segmentEpisodes } from "./segment-episodes.js";
 import type { Episode, MemoryUnit } from "../model/memory-unit.js";
@@ -37,7 +38,9 @@ export interface AppendTurnsReport {
  * (MemoryStore.appendUnits): the stored units are not read back or
  * rewritten — their session span is the session row's, which the append
  * widens — so an append costs the same at turn 400 as at turn 10. Turn ids go
- * on after the stored ones; an id the session already has is refused.
+ * on after the stored ones, past any a forget removed (unused-turn-ids.ts: an
+ * id is never given to a second memory); an id the session already has, or
+ * had and forgot, is refused.
  * Everything is checked before the first write, and the write is one
  * transaction, so bad input never leaves part of a call.
  *
@@ -53,8 +56,10 @@ export function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, optio
 async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Date, change: ChangeStamp | undefined): Promise<AppendTurnsReport> {
   const { namespace, sessionId } = request;
   const stored = await deps.store.getSession(namespace, sessionId);
+  const givenIds = request.turns.map((t) => t.id);
   if (!stored) {
-    const session = sessionFromTurns(request, { now });
+    // A session forgotten before keeps its units' ids in the history: a new one of that id does not take them.
+    const session = await withUnusedTurnIds(deps.store, deps.anchorer.id, givenIds, 1, (first) => sessionFromTurns(request, { now, firstPosition: first }));
     const report = await ingestSessions(deps, [session], { mustBeNew: true, ...(change ? { change } : {}) });
     const turnIds = session.turns.map((t) => t.id);
     const units = await deps.store.listUnits(namespace, { sessionId });
@@ -74,7 +79,9 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
 
   // The turn ids alone, not the units: an append never reads the stored units back.
   const taken = new Set(await deps.store.listTurnIds(namespace, sessionId));
-  const added = sessionFromTurns(request, { now, stored, firstPosition: nextTurnPosition(sessionId, taken) });
+  const added = await withUnusedTurnIds(deps.store, deps.anchorer.id, givenIds, nextTurnPosition(sessionId, taken), (first) =>
+    sessionFromTurns(request, { now, stored, firstPosition: first }),
+  );
   added.turns.forEach((t, i) => {
     if (taken.has(t.id)) {
       throw new RamemError("DUPLICATE_TURN", `session ${echoValue(sessionId)} already has a turn ${echoValue(t.id)}`, {
@@ -89,6 +96,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
   const { session } = added;
   const span = { sessionId, start: session.startTime, end: session.endTime };
   const anchoredUnits = inheritMetadata(anchored.units, added).map((u) => ({ ...u, context: { ...u.context, session: span } }));
+  await refuseForgottenUnits(deps.store, namespace, anchoredUnits);
   const vectors = await embedAll(deps.embedder, anchoredUnits.map((u) => u.content));
   const fresh = await segmentAppended(deps, namespace, sessionId, stored.unitCount, anchoredUnits, vectors);
   const records: UnitRecord[] = fresh.map((unit, i) => ({ unit, embedding: vectors[i]! }));

@@ -115,4 +115,17 @@ describe("forgetUnit", () => {
       assert.doesNotMatch(JSON.stringify(u), /reykjavik|maria/i);
     }
   });
+
+  it("stays forgotten when the same input is ingested again (the session is skipped), and comes back only from a changed input", async () => {
+    const input = chat("again", "a", [
+      ["1", "Ann", "My diary password is tulip42."],
+      ["2", "Bob", "I will not tell anyone."],
+    ]);
+    await memory.ingest([input]);
+    const [secret] = await memory.list({ namespace: "again" });
+    assert.equal(await forgetUnit(memory, "again", secret!.id), true);
+    const report = await memory.ingest([input]);
+    assert.equal(report.sessionsUnchanged, 1);
+    assert.deepEqual((await memory.list({ namespace: "again" })).map((u) => u.provenance.turnIds[0]), ["2"]);
+  });
 });

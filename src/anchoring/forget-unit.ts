@@ -3,6 +3,7 @@ import { embedAll } from "./ingest-sessions.js";
 import { retrySessionChange } from "./retry-session-change.js";
 import type { ChangeStamp } from "../model/unit-history.js";
 import { redescribeEpisodes } from "./segment-episodes.js";
+import { revisedSessionHash } from "../store/session-hash.js";
 
 /**
  * Deletes one unit so that its words are gone too. Anchoring cues each unit
@@ -13,7 +14,9 @@ import { redescribeEpisodes } from "./segment-episodes.js";
  * stored vector (cues are not embedded); without such a cue the unit is just
  * deleted. Its episode is described again from the units left (segment-episodes.ts:
  * an episode's place, topic and names are read off its units). Reads then writes the session with a compare-and-swap, redone
- * when another writer (another process, too) changed the session meanwhile.
+ * when another writer (another process, too) changed the session meanwhile;
+ * the write revises the session's hash, so a writer that read the session
+ * before it cannot write the unit back.
  *
  * Returns false when the namespace has no such unit.
  */
@@ -36,13 +39,15 @@ async function forgetOnce(deps: Pick<IngestDeps, "store" | "embedder">, namespac
   const left = units.filter((u) => u.id !== unitId);
   const kept = redescribeEpisodes(left.map((u) => (neighbours.has(u.id) ? { ...u, cue: "" } : u)));
   const changed = kept.some((u, i) => u.cue !== left[i]!.cue || JSON.stringify(u.context.episode) !== JSON.stringify(left[i]!.context.episode));
-  if (!session || !changed) return store.deleteUnit(namespace, unitId, change ? { change } : {});
+  // A swap on the hash read above, like the rewrite below: a unit another writer added after it since then may cue its words.
+  if (!session || !changed) return store.deleteUnit(namespace, unitId, { ...(session ? { expectedHash: session.contentHash } : {}), ...(change ? { change } : {}) });
   const vectors = await store.getUnitEmbeddings(namespace, kept.map((u) => u.id));
   const missing = kept.filter((u) => !vectors.has(u.id));
   // A store that lost a vector gets it back the way ingest made it: from the content.
   (await embedAll(deps.embedder, missing.map((u) => u.content))).forEach((v, i) => vectors.set(missing[i]!.id, v));
   const { contentHash, unitCount: _n, ...plain } = session;
-  await store.replaceSession(plain, contentHash, kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })), {
+  // A revised hash, never the one read: another writer that read the session before this write must see that it changed (session-hash.ts).
+  await store.replaceSession(plain, revisedSessionHash(contentHash, `forget ${unitId}`), kept.map((u) => ({ unit: u, embedding: vectors.get(u.id)! })), {
     expectedHash: contentHash,
     removedAs: "forgotten",
     ...(change ? { change } : {}),

@@ -3,6 +3,7 @@ import type { Anchorer, AnchorResult } from "./anchorer.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore, UnitRecord } from "../store/contract.js";
+import { sourceHashOf } from "../store/session-hash.js";
 import { SessionWithTurns } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import type { ChangeStamp } from "../model/unit-history.js";
@@ -119,7 +120,8 @@ export async function ingestSessions(
       if (ahead.some((a) => a.key === key)) while (ahead.length > 0) await writeOldest();
       const hash = sessionHash(s, deps);
       const existing = options.force ? null : await deps.store.getSession(s.session.namespace, s.session.id);
-      if (existing?.contentHash === hash) {
+      // A forget revises the hash but keeps its source part: the same input again stays skipped, and what was forgotten stays so.
+      if (existing && sourceHashOf(existing.contentHash) === hash) {
         ahead.push({ s, key, write: null });
       } else {
         // No more than `concurrency` sessions in the anchorer. Once one has failed, none is started:

@@ -4,6 +4,7 @@ import { RamemError } from "../model/errors.js";
 import type { MemoryStore, UnitRecord } from "./contract.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { runWritesContractSuite } from "./writes-contract-suite.js";
+import { sourceHashOf } from "./session-hash.js";
 import {
   TEST_DIMS,
   TEST_EMBEDDER,
@@ -528,6 +529,22 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
         });
       });
 
+      it("deleteUnit revises its session's hash (keeping the source part) and, given expectedHash, is a compare-and-swap", async () => {
+        await withStore(async (store) => {
+          const { ns, r1 } = await seeded(store);
+          const refused = store.deleteUnit(ns, r1[0]!.unit.id, { expectedHash: "not-h1" });
+          await assert.rejects(refused, (e: unknown) => e instanceof RamemError && e.code === "SESSION_CHANGED");
+          assert.equal((await store.getUnits(ns, [r1[0]!.unit.id])).length, 1, "a refused delete deleted");
+          assert.equal(await store.deleteUnit(ns, r1[0]!.unit.id, { expectedHash: "h1" }), true);
+          const revised = (await store.getSession(ns, "s1"))!.contentHash;
+          assert.notEqual(revised, "h1", "another writer's swap on h1 would write the unit back");
+          assert.equal(sourceHashOf(revised), "h1");
+          // A writer that read the session before the delete is refused.
+          await assert.rejects(store.replaceSession(makeSession({ id: "s1" }), "h1", r1, { expectedHash: "h1" }), (e: unknown) => e instanceof RamemError && e.code === "SESSION_CHANGED");
+          assert.equal((await store.getSession(ns, "s1"))?.unitCount, 1);
+        });
+      });
+
       it("deleteSession removes the session row and its units everywhere", async () => {
         await withStore(async (store) => {
           const { ns, r1, r2 } = await seeded(store);
@@ -641,7 +658,9 @@ export function runStoreContractSuite(name: string, open: () => Promise<MemorySt
           assert.deepEqual(next.get(a0!), (await store.getUnits("ns-a", [a1!]))[0], "the whole unit, as getUnits reads it");
           await store.deleteUnit("ns-a", a1!);
           const s1b = makeSession({ id: "s1" });
-          await store.appendUnits(s1b, "h1b", makeRecords(s1b, 6).slice(4), { expectedHash: "h1" });
+          // The delete revised the session's hash: the append swaps on the one it has now.
+          const revised = (await store.getSession("ns-a", "s1"))!.contentHash;
+          await store.appendUnits(s1b, "h1b", makeRecords(s1b, 6).slice(4), { expectedHash: revised });
           const [, , , a4] = await ids("ns-a", "s1");
           const after = await store.nextUnits!("ns-a", [a0!, a3!]);
           assert.deepEqual([after.get(a0!)?.id, after.get(a3!)?.id], [a2, a4]);

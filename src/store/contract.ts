@@ -74,6 +74,11 @@ export interface WriteOptions {
   change?: ChangeStamp;
 }
 
+export interface DeleteUnitOptions extends WriteOptions {
+  /** The unit's session's stored contentHash: the delete is then a compare-and-swap on it (SESSION_CHANGED, nothing deleted). */
+  expectedHash?: string;
+}
+
 export interface ScrubOptions {
   /** Also rebuild the storage (SQLite VACUUM; PostgreSQL VACUUM FULL of the store's tables): slower, compacts the files. */
   vacuum?: boolean;
@@ -218,8 +223,11 @@ export interface MemoryStore {
   /**
    * The deletes record a "forgotten" event per unit and clear the text of
    * every earlier event of the deleted units, in the same transaction.
+   * deleteUnit revises its session's contentHash (store/session-hash.ts):
+   * every write that removes a unit changes what other writers'
+   * compare-and-swap sees, so none of them can write the unit back.
    */
-  deleteUnit(namespace: string, unitId: string, options?: WriteOptions): Promise<boolean>;
+  deleteUnit(namespace: string, unitId: string, options?: DeleteUnitOptions): Promise<boolean>;
   /** Returns the number of units deleted. */
   deleteSession(namespace: string, sessionId: string, options?: WriteOptions): Promise<number>;
   deleteNamespace(namespace: string, options?: WriteOptions): Promise<number>;

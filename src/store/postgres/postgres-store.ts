@@ -19,6 +19,7 @@ import type {
   UnitRecord,
   UpdateUnitsOptions,
   WriteOptions,
+  DeleteUnitOptions,
 } from "../contract.js";
 import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
 import type { Metadata } from "../../model/metadata.js";
@@ -38,6 +39,7 @@ import { insertHistory, insertUnits, lockNamespaceWrites, sessionUpsert, upsertS
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
+import { revisedSessionHash } from "../session-hash.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
 
@@ -669,19 +671,25 @@ class PostgresStore implements PostgresMemoryStore {
     }
   }
 
-  async deleteUnit(namespace: string, unitId: string, options: WriteOptions = {}): Promise<boolean> {
+  async deleteUnit(namespace: string, unitId: string, options: DeleteUnitOptions = {}): Promise<boolean> {
     const stamp = stampOrNow(options.change);
     return this.tx(async (c) => {
       await lockNamespaceWrites(c, namespace);
+      // After the lock: the hash the last writer committed.
+      const { rows: found } = await c.query<{ session_id: string; content_hash: string | null }>(
+        "SELECT u.session_id, s.content_hash FROM units u LEFT JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id WHERE u.namespace = $1 AND u.id = $2",
+        [namespace, unitId],
+      );
+      const row = found[0];
+      if (!row) return false;
+      if (options.expectedHash !== undefined) checkExpectedHash(`session ${namespace}/${row.session_id}`, options.expectedHash, row.content_hash);
       await this.recordForgotten(c, namespace, stamp, { unitId });
-      const { rows } = await c.query<{ session_id: string }>("DELETE FROM units WHERE namespace = $1 AND id = $2 RETURNING session_id", [
+      await c.query("DELETE FROM units WHERE namespace = $1 AND id = $2", [namespace, unitId]);
+      // A new hash: a writer that read the session before this delete must not write the unit back (session-hash.ts).
+      await c.query("UPDATE sessions SET unit_count = greatest(unit_count - 1, 0), content_hash = $3 WHERE namespace = $1 AND id = $2", [
         namespace,
-        unitId,
-      ]);
-      if (!rows[0]) return false;
-      await c.query("UPDATE sessions SET unit_count = unit_count - 1 WHERE namespace = $1 AND id = $2 AND unit_count > 0", [
-        namespace,
-        rows[0].session_id,
+        row.session_id,
+        revisedSessionHash(row.content_hash ?? "", `forget ${unitId}`),
       ]);
       return true;
     });

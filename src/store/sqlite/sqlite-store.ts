@@ -19,6 +19,7 @@ import type {
   UnitRecord,
   UpdateUnitsOptions,
   WriteOptions,
+  DeleteUnitOptions,
 } from "../contract.js";
 import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
 import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
@@ -28,6 +29,7 @@ import { checkReadable, migrate, STATE_UNIT_CONDITION } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
 import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
+import { revisedSessionHash } from "../session-hash.js";
 import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
 import { echoValue } from "../../model/echo-value.js";
 import { ANN_MIN_UNITS, SqliteDenseIndexes } from "./dense-index.js";
@@ -791,7 +793,7 @@ class SqliteStore implements SqliteMemoryStore {
     return this.storeIdValue;
   }
 
-  async deleteUnit(namespace: string, unitId: string, options: WriteOptions = {}): Promise<boolean> {
+  async deleteUnit(namespace: string, unitId: string, options: DeleteUnitOptions = {}): Promise<boolean> {
     this.assertWritable();
     const stamp = stampOrNow(options.change);
     this.forget(namespace);
@@ -801,9 +803,13 @@ class SqliteStore implements SqliteMemoryStore {
           | { rowid: number; session_id: string }
           | undefined;
         if (!row) return false;
+        const hash = this.stmt("SELECT content_hash FROM sessions WHERE namespace = ? AND id = ?").pluck().get(namespace, row.session_id) as string | undefined;
+        if (options.expectedHash !== undefined) checkExpectedHash(`session ${namespace}/${row.session_id}`, options.expectedHash, hash ?? null);
         this.recordForgotten(namespace, stamp, { unitId });
         this.deleteRows(namespace, [row.rowid]);
-        this.stmt("UPDATE sessions SET unit_count = unit_count - 1 WHERE namespace = ? AND id = ? AND unit_count > 0").run(
+        // A new hash: a writer that read the session before this delete must not write the unit back (session-hash.ts).
+        this.stmt("UPDATE sessions SET unit_count = max(unit_count - 1, 0), content_hash = ? WHERE namespace = ? AND id = ?").run(
+          revisedSessionHash(hash ?? "", `forget ${unitId}`),
           namespace,
           row.session_id,
         );
