@@ -207,12 +207,18 @@ for (const [dialect, opener] of dialects) {
         const wasSuperseded = (await a.validity(lisbon.id, { namespace: "ns" }))?.supersededBy;
         assert.ok(wasSuperseded, "fixture: Lisbon should be superseded");
         await b.validity(lisbon.id, { namespace: "ns" });
+        // And what a recall keeps of the namespace (its snapshot: sessions, people, states).
+        const question = "Where does Ann live now?";
+        for (const m of [a, b]) assert.ok((await m.recall(question, { namespace: "ns", k: 5 })).hits.some((h) => h.unit.id === porto.id));
         assert.equal(await a.forgetUnit(porto.id, { namespace: "ns" }), true);
         const fresh = deriveValidity(stateUnitsOf(await b.list({ namespace: "ns" })));
         for (const m of [a, b]) {
           const v = await m.validity(lisbon.id, { namespace: "ns" });
           assert.deepEqual(v, fresh.get(lisbon.id) ?? null);
           assert.notEqual(v?.supersededBy, porto.id, "validity still names the forgotten unit");
+          const hits = (await m.recall(question, { namespace: "ns", k: 5 })).hits;
+          assert.ok(!hits.some((h) => h.unit.id === porto.id), "a recall served the forgotten unit");
+          for (const h of hits) assert.deepEqual(h.unit.validity ?? null, fresh.get(h.unit.id) ?? null, `validity of ${h.unit.content}`);
         }
         assert.equal(fresh.get(lisbon.id)?.supersededBy, tokyo.id);
       });
