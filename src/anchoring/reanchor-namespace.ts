@@ -7,7 +7,9 @@ import { RamemError } from "../model/errors.js";
  * Anchoring run again over what a namespace already holds: each session's
  * turns are read back from its units' verbatim sources and anchored and
  * embedded afresh with the given anchorer and embedder, one transaction per
- * session (a failure leaves that session as it was). For a better anchorer;
+ * session (a failure leaves that session as it was). A unit corrected by
+ * `update` carries the corrected words in its verbatim turn, so a reanchor
+ * keeps the correction (update-unit.ts). For a better anchorer;
  * another embedder needs another store (`ramem export`, then `ramem ingest`
  * of the export into it).
  */

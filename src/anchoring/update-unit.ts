@@ -17,7 +17,11 @@ import { cueFor } from "./unit-context.js";
  * the session, provenance, cue and metadata. The next unit's cue, which
  * quotes this unit's turn, is re-derived from the new text, so the old words
  * are gone from the index, and its episode is described again from the
- * corrected words (segment-episodes.ts). The old text goes to the unit's history (the
+ * corrected words (segment-episodes.ts). The unit's verbatim turn says the
+ * corrected words too (same id, speaker, role, time, attachments): it is what
+ * the evidence pack shows and what `reanchor` and a re-ingest of an export
+ * read back, so a correction kept only in `content` would be shown beside
+ * the old words and undone by the next reanchor. The old text goes to the unit's history (the
  * store records it in the same transaction). A compare-and-swap on the
  * session, redone when another writer changed it meanwhile.
  */
@@ -42,8 +46,10 @@ async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, t
   const sessionId = unit.provenance.sessionId;
   const session = await store.getSession(namespace, sessionId);
   if (!session) throw await missing(deps, namespace, unitId);
+  const source = unit.source?.length ? correctedSource(unit.source, unit.provenance.turnIds[0]!, text) : undefined;
+  // Anchored as the verbatim turn it now is (its own time grounds "yesterday", as a reanchor of it will); a unit stored without one, from what it says of itself.
   const speaker = unit.context.participants[0] ?? "someone";
-  const turn: Turn = { id: unit.provenance.turnIds[0]!, speaker, text, ...(unit.context.role ? { role: unit.context.role } : {}) };
+  const turn: Turn = source?.corrected ?? { id: unit.provenance.turnIds[0]!, speaker, text, ...(unit.context.role ? { role: unit.context.role } : {}) };
   const { contentHash, unitCount: _n, metadata: _m, ...plain } = session;
   const anchored = (await deps.anchorer.anchorSession({ session: plain, turns: [turn] })).units[0];
   if (!anchored) throw new RamemError("ANCHOR_FAILED", `the anchorer made no unit of the new text of ${echoValue(unitId)}`, { where: "text", hint: "try other words; nothing was changed" });
@@ -58,6 +64,7 @@ async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, t
       ...(unit.context.episode ? { episode: unit.context.episode } : {}),
     },
     anchoredBy: anchored.anchoredBy,
+    ...(source ? { source: source.turns } : {}),
   };
   // The next unit's cue quotes this unit's turn: it follows the correction (a cue is not embedded, so its vector stays).
   const inSession = await store.listUnits(namespace, { sessionId });
@@ -75,6 +82,19 @@ async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, t
   await store.updateUnits(namespace, sessionId, hash, records, { expectedHash: contentHash, ...(change ? { change } : {}) });
   const [after] = await store.getUnits(namespace, [unitId]);
   return after ?? updated;
+}
+
+/**
+ * The unit's verbatim turns with the correction in the turn it anchors (its
+ * first, the one the update re-anchors): that turn keeps its id, speaker,
+ * role, time, attachments and metadata, only its words change. The other
+ * turns of a unit spanning several were said as they were and stay, so a
+ * reanchor still has the whole conversation.
+ */
+function correctedSource(source: readonly Turn[], turnId: string, text: string): { turns: Turn[]; corrected: Turn } {
+  const at = Math.max(0, source.findIndex((t) => t.id === turnId));
+  const corrected: Turn = { ...source[at]!, text };
+  return { turns: source.map((t, i) => (i === at ? corrected : { ...t })), corrected };
 }
 
 /** UNIT_FORGOTTEN when the history says so (with when), else UNIT_NOT_FOUND. */

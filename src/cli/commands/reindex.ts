@@ -41,12 +41,14 @@ export function reindexCommand(): Command {
             cliOut(`${JSON.stringify({ store: store.location, ...report })}\n`);
             return;
           }
+          // Said whatever the action: the space came back on this open, even for a store with no index left to build.
+          const swept = report.staleTemps ? `removed ${report.staleTemps.files} temp file(s) of index writes killed half-way: ${formatBytes(report.staleTemps.bytes)} freed\n` : "";
           if (report.action === "none") {
-            cliOut(`${report.note}\n`);
+            cliOut(`${report.note}\n${swept}`);
             return;
           }
           const lines = report.namespaces.map((n) => `  ${n.namespace}: ${n.vectors} vectors, ${n.built ? "built" : "on disk, up to date"}`);
-          cliOut(`dense indexes of ${report.namespaces.length} namespace(s), ${report.vectors} vectors, in ${report.seconds.toFixed(1)} s (${store.location})\n${lines.join("\n")}\n`);
+          cliOut(`dense indexes of ${report.namespaces.length} namespace(s), ${report.vectors} vectors, in ${report.seconds.toFixed(1)} s (${store.location})\n${lines.join("\n")}\n${swept}`);
           return;
         }
         if (!isPostgresMemoryStore(store)) {
@@ -69,4 +71,11 @@ export function reindexCommand(): Command {
       }
     }),
   );
+}
+
+/** "37.5 MB", "812 B": a size a person reads at a glance. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -8,4 +8,6 @@ export interface SqliteDenseIndexReport {
   seconds: number;
   namespaces: Array<{ namespace: string; vectors: number; built: boolean }>;
   note?: string;
+  /** Temp files that index writes killed half-way left in `<db>.ann/` (their process gone), removed when this handle opened: how many, and the bytes given back. Absent when there were none. */
+  staleTemps?: { files: number; bytes: number };
 }

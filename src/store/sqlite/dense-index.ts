@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import hnswlib from "hnswlib-node";
 import { NamespaceLogPosition } from "./namespace-log-position.js";
+import { removeStaleTemps, writingTemp, type StaleTemps } from "./dense-index-temps.js";
 
 /**
  * Namespaces with at least this many units are searched through an HNSW
@@ -84,13 +85,18 @@ export interface DenseIndexBinding {
  * - it is written beside the database (file + meta, each renamed into place,
  *   the meta naming the file and its size), and read back only when the
  *   meta's store id, embedder, size and seq fit: a crash mid-write leaves the
- *   previous pair, or a mismatch that is rebuilt.
+ *   previous pair, or a mismatch that is rebuilt;
+ * - a write killed half-way leaves its temp file (pid in the name): the next
+ *   writable open removes those whose process is gone (dense-index-temps.ts)
+ *   and keeps what it gave back for the report (`staleTemps`).
  */
 export class SqliteDenseIndexes {
   private readonly loaded = new Map<string, LoadedIndex>();
   /** Indexes built from the stored vectors so far (prepare reports whether it built one). */
   private builds = 0;
   private readonly position: NamespaceLogPosition;
+  /** The temp files of killed index writes removed since this handle opened (on open, and by scrub). */
+  readonly staleTemps: StaleTemps;
 
   constructor(
     private readonly db: Database.Database,
@@ -99,6 +105,13 @@ export class SqliteDenseIndexes {
     private readonly minUnits: number,
   ) {
     this.position = new NamespaceLogPosition(db);
+    // On open, not on the first index load: a store whose namespaces shrank below the threshold never loads one again.
+    this.staleTemps = removeStaleTemps(dir);
+  }
+
+  /** The report's field for the killed writes' temp files removed (none: nothing, so a clean store's report is unchanged). */
+  staleTempsReport(): { staleTemps?: { files: number; bytes: number } } {
+    return this.staleTemps.files.length ? { staleTemps: { files: this.staleTemps.files.length, bytes: this.staleTemps.bytes } } : {};
   }
 
   static dirFor(dbPath: string): string {
@@ -248,13 +261,14 @@ export class SqliteDenseIndexes {
   scrub(): string[] {
     const removed: string[] = [];
     for (const [namespace, entry] of this.loaded) if (entry.deletions > 0) this.loaded.delete(namespace);
+    // A dead writer's temp may hold a forgotten unit's vector; a live writer's is renamed into place and checked like any index (removing it would fail that write).
+    const stale = removeStaleTemps(this.dir);
+    this.staleTemps.files.push(...stale.files);
+    this.staleTemps.bytes += stale.bytes;
     if (!this.dir || !existsSync(this.dir)) return removed;
     for (const name of readdirSync(this.dir)) {
       const path = join(this.dir, name);
-      if (!name.endsWith(".json")) {
-        if (name.endsWith(".tmp")) rmSync(path, { force: true });
-        continue;
-      }
+      if (!name.endsWith(".json")) continue;
       let meta: IndexMeta | null = null;
       try {
         meta = JSON.parse(readFileSync(path, "utf8")) as IndexMeta;
@@ -281,8 +295,10 @@ export class SqliteDenseIndexes {
     const stem = `${Buffer.from(namespace).toString("hex")}.${entry.seq}.${process.pid}`;
     const file = `${stem}.hnsw`;
     const path = join(dirname(metaPath), file);
-    entry.index.writeIndexSync(`${path}.tmp`);
-    renameSync(`${path}.tmp`, path);
+    writingTemp(`${path}.tmp`, () => {
+      entry.index.writeIndexSync(`${path}.tmp`);
+      renameSync(`${path}.tmp`, path);
+    });
     let previous: string | null = null;
     try {
       previous = (JSON.parse(readFileSync(metaPath, "utf8")) as IndexMeta).file;
@@ -290,8 +306,11 @@ export class SqliteDenseIndexes {
       previous = null;
     }
     const meta: IndexMeta = { ...binding, seq: entry.seq, file, bytes: statSync(path).size, labels: [...entry.labels] };
-    writeFileSync(`${metaPath}.${process.pid}.tmp`, JSON.stringify(meta));
-    renameSync(`${metaPath}.${process.pid}.tmp`, metaPath);
+    const metaTemp = `${metaPath}.${process.pid}.tmp`;
+    writingTemp(metaTemp, () => {
+      writeFileSync(metaTemp, JSON.stringify(meta));
+      renameSync(metaTemp, metaPath);
+    });
     if (previous && previous !== file) rmSync(join(dirname(metaPath), previous), { force: true });
     entry.unsaved = 0;
   }

@@ -899,9 +899,17 @@ class SqliteStore implements SqliteMemoryStore {
     const seconds = (performance.now() - started) / 1000;
     const vectors = namespaces.reduce((sum, n) => sum + n.vectors, 0);
     if (!namespaces.length) {
-      return { action: "none", vectors: 0, seconds, namespaces, note: `no namespace has ${this.annMinUnits.toLocaleString("en-US")} units or more: every dense search is exact, there is no index to build` };
+      return {
+        action: "none",
+        vectors: 0,
+        seconds,
+        namespaces,
+        note: `no namespace has ${this.annMinUnits.toLocaleString("en-US")} units or more: every dense search is exact, there is no index to build`,
+        ...this.dense.staleTempsReport(),
+      };
     }
-    return { action: namespaces.some((n) => n.built) ? "built" : "up to date", vectors, seconds, namespaces };
+    // The temp files of killed index writes this open removed (dense-index-temps.ts): the space a user got back.
+    return { action: namespaces.some((n) => n.built) ? "built" : "up to date", vectors, seconds, namespaces, ...this.dense.staleTempsReport() };
   }
 
   async listNamespaces(): Promise<string[]> {

@@ -1,0 +1,138 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { Memory } from "../memory.js";
+import type { MemoryStore } from "../store/contract.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openPostgresStore } from "../store/postgres/postgres-store.js";
+import { describeWithPostgres, uniqueSchema } from "../store/postgres/testing/postgres-test-target.js";
+import { createHashEmbedder } from "../providers/hash-embedder.js";
+import type { Anchorer } from "./anchorer.js";
+import { createRuleAnchorer } from "./rule-anchorer.js";
+import { unitId } from "./unit-id.js";
+import { verbatimText } from "../synthesis/verbatim-text.js";
+
+const conversation = {
+  session: { id: "s1", namespace: "garden", startTime: "2023-05-08T13:56:00.000Z", endTime: "2023-05-08T13:58:00.000Z", participants: [] },
+  turns: [
+    {
+      id: "s1:1",
+      speaker: "Ann",
+      text: "I planted tulips yesterday.",
+      time: "2023-05-08T13:56:00.000Z",
+      attachments: [{ kind: "image" as const, caption: "a flower bed by the fence" }],
+    },
+    { id: "s1:2", speaker: "Bob", text: "Did the frost spare them?" },
+    { id: "s1:3", speaker: "Ann", text: "Yes, they are fine." },
+  ],
+};
+
+const CORRECTED = "I planted daffodils yesterday.";
+
+/**
+ * Update, then reanchor: the correction stays in the content, in the
+ * verbatim turn (what the evidence pack shows) and after the reanchor that
+ * re-derives the session from those turns; the history keeps both texts.
+ */
+function correctionSurvives(open: () => Promise<MemoryStore>): void {
+  it("update rewrites the verbatim turn; the evidence pack and a reanchor show the corrected words; the history keeps both", async () => {
+    const memory = new Memory({ store: await open(), embedder: createHashEmbedder(), defaultNamespace: "garden" });
+    try {
+      await memory.ingest([conversation]);
+      const [first] = await memory.store.listUnits("garden");
+      const updated = await memory.update(first!.id, { text: CORRECTED }, { actor: "key-ann" });
+
+      // The verbatim turn says the corrected words and keeps everything else about the turn.
+      assert.deepEqual(updated.source, [{ ...conversation.turns[0], text: CORRECTED }]);
+      assert.match(updated.content, /daffodils yesterday \(7 May 2023\)/);
+      assert.match(updated.content, /a flower bed by the fence/, "anchored as its turn, attachments included");
+
+      // The evidence pack (what a generator reads) quotes the correction, not the old words.
+      const { evidence } = await memory.ask("What did Ann plant?", { k: 3 });
+      assert.ok(evidence.included.some((u) => u.id === first!.id), evidence.text);
+      assert.match(evidence.text, /daffodils/);
+      assert.doesNotMatch(evidence.text, /tulips/);
+
+      const report = await memory.reanchor("garden");
+      assert.equal(report.unitsWritten, 3);
+      const [after, next] = await memory.store.listUnits("garden");
+      assert.equal(after!.id, first!.id);
+      assert.equal(after!.content, updated.content, "reanchor re-derives the corrected unit from the corrected turn");
+      assert.deepEqual(after!.source, updated.source);
+      assert.match(verbatimText(after!), /^Ann: I planted daffodils yesterday \(7 May 2023\)/);
+      assert.doesNotMatch(next!.cue, /tulips/, "the next unit's cue, quoting the turn, follows the correction through reanchor too");
+      assert.doesNotMatch((await memory.ask("What did Ann plant?", { k: 3 })).evidence.text, /tulips/);
+
+      // Both the original words and the correction stay in the unit's history.
+      const history = await memory.history(first!.id);
+      const created = history.find((e) => e.event === "created");
+      const correction = history.find((e) => e.event === "updated");
+      assert.match(created?.text ?? "", /tulips/);
+      assert.match(correction?.previousText ?? "", /tulips/);
+      assert.match(correction?.text ?? "", /daffodils/);
+      assert.equal(correction?.actor, "key-ann");
+    } finally {
+      await memory.close();
+    }
+  });
+}
+
+describe("update then reanchor (SQLite)", () => {
+  correctionSurvives(() => openSqliteStore(":memory:"));
+
+  it("a window anchorer's shared turn: the corrected copy wins over an older copy listed before it", async () => {
+    // Units over two turns each ([1,2], [2,3], [3]): turn 2 is in the first two.
+    const windows: Anchorer = {
+      ...createRuleAnchorer(),
+      id: "windows@1",
+      async anchorSession({ session, turns }) {
+        const units = turns.map((t, i) => {
+          const span = turns.slice(i, i + 2);
+          return {
+            id: unitId(session.namespace, session.id, span.map((x) => x.id), "windows@1"),
+            namespace: session.namespace,
+            content: span.map((x) => `${x.speaker}: ${x.text}`).join(" "),
+            cue: "",
+            context: {
+              eventTime: null,
+              mentionedTimes: [],
+              session: { sessionId: session.id, start: session.startTime, end: session.endTime },
+              participants: [...new Set(span.map((x) => x.speaker))],
+              role: null,
+              location: null,
+              entities: [],
+              topic: null,
+            },
+            provenance: { sessionId: session.id, turnIds: span.map((x) => x.id) },
+            anchoredBy: "windows@1",
+            source: span.map((x) => ({ ...x })),
+          };
+        });
+        return { units, warnings: [] };
+      },
+    };
+    const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder(), anchorer: windows, defaultNamespace: "garden" });
+    try {
+      await memory.ingest([conversation]);
+      const second = (await memory.store.listUnits("garden"))[1]!;
+      assert.deepEqual(second.provenance.turnIds, ["s1:2", "s1:3"]);
+      const fixed = "Did the hail spare them?";
+      const updated = await memory.update(second.id, { text: fixed });
+      assert.deepEqual(updated.source?.map((t) => t.text), [fixed, "Yes, they are fine."], "the correction is in the turn it anchors; the window's other turn stays");
+
+      await memory.reanchor("garden");
+      const after = await memory.store.listUnits("garden");
+      assert.deepEqual(after.map((u) => u.source?.map((t) => t.text)), [
+        ["I planted tulips yesterday.", fixed],
+        [fixed, "Yes, they are fine."],
+        ["Yes, they are fine."],
+      ]);
+      assert.ok(after.every((u) => !/frost/.test(u.content)), after.map((u) => u.content).join(" | "));
+    } finally {
+      await memory.close();
+    }
+  });
+});
+
+describeWithPostgres("update then reanchor (PostgreSQL)", (url) => {
+  correctionSurvives(() => openPostgresStore(url, { schema: uniqueSchema("upd"), dropSchemaOnClose: true, maxConnections: 2 }));
+});
