@@ -23,11 +23,12 @@ import { KeyedLock } from "./util/keyed-lock.js";
 import { updateUnit } from "./anchoring/update-unit.js";
 import { chooseSession, DEFAULT_IDLE_MINUTES } from "./anchoring/choose-session.js";
 import { DEFAULT_SPEAKER_NAMES, messagesToTurns, type AddMessage, type SpeakerNames } from "./formats/messages-to-turns.js";
-import { NamespaceName, type TurnRole } from "./model/conversation.js";
+import { NamespaceName, SessionId, type TurnRole } from "./model/conversation.js";
 import { parseFilter, andFilters, type FilterInput, type FilterNode } from "./model/memory-filter.js";
 import { changeStamp, type UnitHistoryEvent } from "./model/unit-history.js";
 import type { Metadata } from "./model/metadata.js";
-import { echoValue } from "./model/echo-value.js";
+import { describeValue, echoValue } from "./model/echo-value.js";
+import { checkArgs, checkOptions, type ArgKind } from "./model/check-args.js";
 
 export interface MemoryOptions {
   store: MemoryStore;
@@ -169,6 +170,8 @@ export class Memory {
    * empty content, bad metadata) is refused before anything is stored.
    */
   async add(messages: readonly AddMessage[], options: AddOptions = {}): Promise<AddReport> {
+    checkOptions("add", options, { ...WRITE_OPTIONS, sessionId: "string?" });
+    if (options.sessionId) checkSessionId(options.sessionId, "sessionId");
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const now = options.now ?? new Date();
     const turns = messagesToTurns(messages, this.speakerNamesFor(namespace), now);
@@ -195,6 +198,8 @@ export class Memory {
 
   /** One unit by id, or null. */
   async get(unitId: string, options: { namespace?: string } = {}): Promise<MemoryUnit | null> {
+    checkArgs("get", { unitId: [unitId, "string"] });
+    checkOptions("get", options, READ_OPTIONS);
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const [unit] = await this.store.getUnits(namespace, [unitId]);
     return unit ?? null;
@@ -202,6 +207,7 @@ export class Memory {
 
   /** A page of a namespace's units in conversation order, filtered, with the total the filter selects. */
   async getAll(options: GetAllOptions = {}): Promise<GetAllResult> {
+    checkOptions("getAll", options, { ...READ_OPTIONS, cursor: "string?" });
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const limit = options.limit ?? 100;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
@@ -219,9 +225,12 @@ export class Memory {
    * Corrects a unit's text: anchored and embedded again, same id and place;
    * the old text goes to its history. UNIT_FORGOTTEN for a forgotten unit.
    */
-  update(unitId: string, change: { text: string }, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+  async update(unitId: string, change: { text: string }, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+    checkArgs("update", { unitId: [unitId, "string"] });
+    checkOptions("update", options, WRITE_OPTIONS);
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     if (typeof change !== "object" || change === null) throw new RamemError("BAD_INPUT", "update takes { text }", { where: "text", hint: 'e.g. memory.update(id, { text: "Caroline moved to Porto" })' });
+    checkArgs("update", { text: [change.text, "string"] });
     return this.#writes.run(namespace, () => updateUnit(this, namespace, unitId, change.text, changeStamp(options.actor, options.now)));
   }
 
@@ -230,46 +239,55 @@ export class Memory {
    * replaced it (both in the namespace; no cycles). Kept on the unit: recall
    * ranks it as superseded, export carries it.
    */
-  supersede(oldId: string, newId: string, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+  async supersede(oldId: string, newId: string, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+    checkArgs("supersede", { oldId: [oldId, "string"], newId: [newId, "string"] });
+    checkOptions("supersede", options, WRITE_OPTIONS);
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     return this.#writes.run(namespace, () => setSupersession(this.store, namespace, oldId, newId, changeStamp(options.actor, options.now)));
   }
 
   /** Marks a unit as not superseded, whatever later statements say (undoes a wrong supersession, rule-derived or not). */
-  unsupersede(unitId: string, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+  async unsupersede(unitId: string, options: ActorOptions & { namespace?: string; now?: Date } = {}): Promise<MemoryUnit> {
+    checkArgs("unsupersede", { unitId: [unitId, "string"] });
+    checkOptions("unsupersede", options, WRITE_OPTIONS);
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     return this.#writes.run(namespace, () => setSupersession(this.store, namespace, unitId, null, changeStamp(options.actor, options.now)));
   }
 
   /** When a unit's stated state held and what replaced it (null: the unit states no state and carries no correction). */
   async validity(unitId: string, options: { namespace?: string } = {}): Promise<Validity | null> {
+    checkArgs("validity", { unitId: [unitId, "string"] });
+    checkOptions("validity", options, READ_OPTIONS);
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const { validity } = await namespaceValidity(this.store, namespace, await this.store.listSessions(namespace));
     return validity.get(unitId) ?? null;
   }
 
   /** What happened to a unit: created, updated, superseded, forgotten, with when and who; oldest first. */
-  history(unitId: string, options: { namespace?: string } = {}): Promise<UnitHistoryEvent[]> {
+  async history(unitId: string, options: { namespace?: string } = {}): Promise<UnitHistoryEvent[]> {
+    checkArgs("history", { unitId: [unitId, "string"] });
+    checkOptions("history", options, READ_OPTIONS);
     return this.store.unitHistory(checkNamespace(options.namespace ?? this.defaultNamespace), unitId);
   }
 
   /** forgetUnit under the name agent code expects. */
-  delete(unitId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<boolean> {
+  async delete(unitId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<boolean> {
     return this.forgetUnit(unitId, options);
   }
 
   /** forgetSession under the name agent code expects. */
-  deleteSession(sessionId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<number> {
+  async deleteSession(sessionId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<number> {
     return this.forgetSession(sessionId, options);
   }
 
   /** Every unit of a namespace (the namespace is named: no default); forgetNamespace. */
-  deleteAll(options: ForgetOptions & ActorOptions & { namespace: string }): Promise<number> {
+  async deleteAll(options: ForgetOptions & ActorOptions & { namespace: string }): Promise<number> {
+    checkArgs("deleteAll", { options: [options, "object"] });
     return this.forgetNamespace(options.namespace, options);
   }
 
   /** Empties a namespace, as forgetNamespace does (history keeps that its units were forgotten, without their text). */
-  reset(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
+  async reset(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
     return this.forgetNamespace(namespace, options);
   }
 
@@ -278,10 +296,12 @@ export class Memory {
    * anchorer and embedder are unchanged is skipped; `beforeFirstWrite` is
    * awaited once before the first session that is written.
    */
-  ingest(
+  async ingest(
     sessions: readonly SessionWithTurns[],
     options: ActorOptions & { onProgress?: (p: IngestProgress) => void; force?: boolean; beforeFirstWrite?: () => Promise<void> } = {},
   ): Promise<IngestReport> {
+    checkArgs("ingest", { sessions: [sessions, "array"] });
+    checkOptions("ingest", options, { actor: "string?", onProgress: "function?", force: "boolean?", beforeFirstWrite: "function?" });
     const namespaces = sessions.map((s) => (typeof s?.session?.namespace === "string" ? s.session.namespace : ""));
     const { actor, ...rest } = options;
     return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, { ...rest, change: changeStamp(actor) }));
@@ -292,22 +312,29 @@ export class Memory {
    * this memory's embedder and the given anchorer (default: this memory's):
    * every session anchored and embedded afresh, one transaction each.
    */
-  reanchor(namespace: string, options: { anchorer?: Anchorer; onProgress?: (p: IngestProgress) => void } = {}): Promise<IngestReport> {
+  async reanchor(namespace: string, options: { anchorer?: Anchorer; onProgress?: (p: IngestProgress) => void } = {}): Promise<IngestReport> {
+    checkNamespace(namespace);
+    checkOptions("reanchor", options, { anchorer: "object?", onProgress: "function?" });
     return this.#writes.run(namespace, () =>
       reanchorNamespace({ store: this.store, embedder: this.embedder, anchorer: options.anchorer ?? this.anchorer }, namespace, options.onProgress ? { onProgress: options.onProgress } : {}),
     );
   }
 
   /** Adds turns to a session (created when missing); only the new turns are anchored and embedded. */
-  appendTurns(request: Omit<AppendTurnsRequest, "namespace"> & { namespace?: string }, options: ActorOptions & { now?: Date } = {}): Promise<AppendTurnsReport> {
-    const namespace = request.namespace ?? this.defaultNamespace;
+  async appendTurns(request: Omit<AppendTurnsRequest, "namespace"> & { namespace?: string }, options: ActorOptions & { now?: Date } = {}): Promise<AppendTurnsReport> {
+    checkOptions("appendTurns", request, { namespace: "string?", sessionId: "string", turns: "array" }, "request");
+    checkSessionId(request.sessionId, "sessionId");
+    checkOptions("appendTurns", options, WRITE_OPTIONS);
+    const namespace = checkNamespace(request.namespace ?? this.defaultNamespace);
     const now = options.now ?? new Date();
     return this.#writes.run(namespace, () => appendTurns(this, { ...request, namespace }, { now, change: changeStamp(options.actor, now) }));
   }
 
   /** Deletes one unit, and its words from its neighbours' cues. False when the namespace has no such unit. */
-  forgetUnit(unitId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<boolean> {
-    const namespace = options.namespace ?? this.defaultNamespace;
+  async forgetUnit(unitId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<boolean> {
+    checkArgs("forgetUnit", { unitId: [unitId, "string"] });
+    checkOptions("forgetUnit", options, FORGET_OPTIONS);
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     return this.#forget(namespace, options, async () => {
       const deleted = await forgetUnit(this, namespace, unitId, changeStamp(options.actor));
       return { result: deleted, deleted: deleted ? 1 : 0 };
@@ -315,8 +342,11 @@ export class Memory {
   }
 
   /** Deletes a session and its units from every index; returns the number of units deleted. */
-  forgetSession(sessionId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<number> {
-    const namespace = options.namespace ?? this.defaultNamespace;
+  async forgetSession(sessionId: string, options: ForgetOptions & ActorOptions & { namespace?: string } = {}): Promise<number> {
+    // Any string: a session stored before ids of dots were refused can still be forgotten here.
+    checkArgs("forgetSession", { sessionId: [sessionId, "string"] });
+    checkOptions("forgetSession", options, FORGET_OPTIONS);
+    const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     return this.#forget(namespace, options, async () => {
       const sessionExisted = (await this.store.getSession(namespace, sessionId)) !== null;
       const deleted = await this.store.deleteSession(namespace, sessionId, { change: changeStamp(options.actor) });
@@ -325,8 +355,9 @@ export class Memory {
   }
 
   /** Deletes everything in a namespace (named explicitly: no default); returns the number of units deleted. */
-  forgetNamespace(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
+  async forgetNamespace(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
     checkNamespace(namespace);
+    checkOptions("forgetNamespace", options, FORGET_OPTIONS);
     return this.#forget(namespace, options, async () => {
       const stats = await this.store.stats(namespace);
       const deleted = await this.store.deleteNamespace(namespace, { change: changeStamp(options.actor) });
@@ -348,13 +379,17 @@ export class Memory {
   }
 
   /** The namespace as JSONL lines with the stored vectors, taken while no write to it runs. */
-  exportNamespace(namespace?: string, options: { now?: Date } = {}): Promise<string[]> {
-    const ns = namespace ?? this.defaultNamespace;
+  async exportNamespace(namespace?: string, options: { now?: Date } = {}): Promise<string[]> {
+    checkArgs("exportNamespace", { namespace: [namespace, "string?"] });
+    checkOptions("exportNamespace", options, { now: "date?" });
+    const ns = checkNamespace(namespace ?? this.defaultNamespace);
     return this.#writes.run(ns, () => exportNamespace(this, ns, options.now));
   }
 
   /** Restores an export into an empty namespace (default: the exported one), vectors as given. */
-  importNamespace(text: string, options: ActorOptions & { namespace?: string; source?: string } = {}): Promise<ImportReport> {
+  async importNamespace(text: string, options: ActorOptions & { namespace?: string; source?: string } = {}): Promise<ImportReport> {
+    checkArgs("importNamespace", { text: [text, "string"] });
+    checkOptions("importNamespace", options, { namespace: "string?", actor: "string?", source: "string?" });
     // The target is only known once the header is read; the header is the first line.
     const namespace = options.namespace ?? headerNamespace(text);
     return this.#writes.run(namespace, () => importNamespace(this, text, options));
@@ -362,6 +397,8 @@ export class Memory {
 
   /** Recall units for a query: the induced recall frame, and hits that say why each is there. */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallOutcome> {
+    checkArgs("recall", { query: [query, "string"] });
+    checkOptions("recall", options, { ...READ_OPTIONS, questionDate: "string?" });
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const k = options.k ?? 10;
     if (typeof query !== "string" || !query.trim()) throw new RamemError("BAD_QUERY", "the query is empty", { where: "query", hint: "pass the question or topic to recall" });
@@ -373,7 +410,7 @@ export class Memory {
     if (options.validAt !== undefined && (typeof options.validAt !== "string" || Number.isNaN(Date.parse(options.validAt)))) {
       throw new RamemError("BAD_VALID_AT", `validAt must be an ISO 8601 date or instant, got ${JSON.stringify(options.validAt)}`, { where: "validAt", hint: 'e.g. "2022-06-01" or "2022-06-01T12:00:00Z"' });
     }
-    if (!Number.isInteger(k) || k < 1 || k > 1000) throw new RamemError("BAD_K", `k must be an integer from 1 to 1000, got ${k}`);
+    if (!Number.isInteger(k) || k < 1 || k > 1000) throw new RamemError("BAD_K", `k must be an integer from 1 to 1000, got ${typeof k === "number" ? k : describeValue(k)}`, { where: "k" });
     if (options.llmFrame && !this.languageModel) {
       throw new RamemError("NO_LLM", "llmFrame needs a language model, and none is configured", {
         hint: "set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL (CLI), or pass languageModel to Memory; or drop llmFrame",
@@ -397,7 +434,10 @@ export class Memory {
   }
 
   /** Recall, then answer from the evidence pack with the configured LLM; `answer` is null without one. */
-  ask(question: string, options: Partial<AskOptions> = {}): Promise<AskResult> {
+  async ask(question: string, options: Partial<AskOptions> = {}): Promise<AskResult> {
+    checkArgs("ask", { question: [question, "string"] });
+    checkOptions("ask", options, { ...READ_OPTIONS, questionDate: "string?" });
+    checkNamespace(options.namespace ?? this.defaultNamespace);
     return askMemory(
       {
         recall: async (q, o) => (await this.recall(q, o)).hits,
@@ -408,12 +448,14 @@ export class Memory {
     );
   }
 
-  list(filter: UnitFilter & { namespace?: string } = {}): Promise<MemoryUnit[]> {
+  async list(filter: UnitFilter & { namespace?: string } = {}): Promise<MemoryUnit[]> {
+    checkOptions("list", filter, { ...READ_OPTIONS, sessionId: "string?", participant: "string?", from: "string?", to: "string?", limit: "number?", offset: "number?" }, "filter");
     return this.store.listUnits(checkNamespace(filter.namespace ?? this.defaultNamespace), filter);
   }
 
-  stats(namespace?: string): Promise<StoreStats> {
-    return this.store.stats(namespace);
+  async stats(namespace?: string): Promise<StoreStats> {
+    checkArgs("stats", { namespace: [namespace, "string?"] });
+    return this.store.stats(namespace === undefined ? undefined : checkNamespace(namespace));
   }
 
   async close(): Promise<void> {
@@ -433,10 +475,21 @@ export class Memory {
 export function checkNamespace(namespace: unknown): string {
   const r = NamespaceName.safeParse(namespace);
   if (r.success) return r.data;
-  throw new RamemError("BAD_NAMESPACE", `${typeof namespace === "string" ? echoValue(namespace) : String(namespace)} is not a namespace name: ${r.error.issues[0]?.message ?? "invalid"}`, {
+  throw new RamemError("BAD_NAMESPACE", `${typeof namespace === "string" ? echoValue(namespace) : describeValue(namespace)} is not a namespace name: ${r.error.issues[0]?.message ?? "invalid"}`, {
     where: "namespace",
     hint: "a namespace is 1 to 128 letters, digits and . _ : - starting with a letter or digit",
   });
+}
+
+/** The options every read and write takes (checked with checkOptions: plain JavaScript callers pass anything). */
+const READ_OPTIONS: Readonly<Record<string, ArgKind>> = { namespace: "string?" };
+const WRITE_OPTIONS: Readonly<Record<string, ArgKind>> = { namespace: "string?", actor: "string?", now: "date?" };
+const FORGET_OPTIONS: Readonly<Record<string, ArgKind>> = { namespace: "string?", actor: "string?", purge: "boolean?", onScrubbed: "function?" };
+
+/** A session id a write may create: SessionId (model/conversation.ts), else BAD_SESSION_ID. */
+function checkSessionId(id: string, where: string): void {
+  const r = SessionId.safeParse(id);
+  if (!r.success) throw new RamemError("BAD_SESSION_ID", `${echoValue(id)} is not a session id: ${r.error.issues[0]?.message ?? "invalid"}`, { where, hint: "a session id is 1 to 200 characters, not only dots; nothing was stored" });
 }
 
 function encodeCursor(offset: number): string {

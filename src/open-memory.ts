@@ -1,4 +1,5 @@
-import { Memory } from "./memory.js";
+import { Memory, checkNamespace } from "./memory.js";
+import { checkArgs, checkOptions, type ArgKind } from "./model/check-args.js";
 import type { Embedder } from "./providers/embedder.js";
 import type { LanguageModel } from "./providers/language-model.js";
 import type { MemoryStore } from "./store/contract.js";
@@ -54,11 +55,27 @@ export interface OpenMemoryOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** What each option must be, checked before anything is opened (plain JavaScript callers pass anything). */
+const OPEN_OPTIONS: Readonly<Record<string, ArgKind>> = {
+  db: "string?",
+  store: "object?",
+  embedder: "string|object?",
+  anchorer: "string|object?",
+  onAnchorWarning: "function?",
+  defaultNamespace: "string?",
+  embedderThreads: "number?",
+  anchorerThreads: "number?",
+  env: "object?",
+};
+
 export type AnchorerName = "rule" | "llm";
 export const ANCHORER_NAMES: readonly AnchorerName[] = ["rule", "llm"];
 
 /** Opens a Memory on the embedded default (one SQLite file, offline embedder) unless told otherwise. */
 export async function openMemory(options: OpenMemoryOptions = {}): Promise<Memory> {
+  checkOptions("openMemory", options, OPEN_OPTIONS);
+  if (options.languageModel !== null) checkArgs("openMemory", { languageModel: [options.languageModel, "object?"] });
+  if (options.defaultNamespace !== undefined) checkNamespace(options.defaultNamespace);
   const env = options.env ?? process.env;
   const config = providerConfigFromEnv(env);
   const store = options.store ?? (await openSqliteStore(options.db ?? DEFAULT_DB_PATH));

@@ -12,6 +12,19 @@ export const NamespaceName = z
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "use letters, digits and . _ : - (start with a letter or digit)");
 
+/** Ids that URL paths resolve away ("." and ".."), and any id of dots only with them. */
+export const ONLY_DOTS = /^\.+$/;
+
+/**
+ * A session id: any stored text, except ids of dots only. "." and ".." are
+ * path segments a URL resolves away (/sessions/.. is /), so a session so named
+ * could be stored but never read or forgotten through REST or the inspector.
+ */
+export const SessionId = storedText(z.string())
+  .min(1)
+  .max(200)
+  .refine((id) => !ONLY_DOTS.test(id), { message: 'a session id may not be only dots: "." and ".." cannot be addressed in a URL; use letters or digits too' });
+
 export const Attachment = z.object({
   kind: z.enum(["image", "file", "link"]),
   /** A textual description (image caption, alt text, file name): what memory keeps. */
@@ -49,7 +62,7 @@ export type Turn = z.infer<typeof Turn>;
 
 export const Session = z
   .object({
-    id: storedText(z.string()).min(1).max(200),
+    id: SessionId,
     namespace: NamespaceName,
     startTime: IsoDateTime,
     /** Defaults to startTime: most chat logs only date the start of a session. */

@@ -21,3 +21,19 @@ describe("echoed values in error messages", () => {
     assert.ok(err.describe().length < 3 * (MAX_ERROR_TEXT_CHARS + 100));
   });
 });
+
+describe("echoValue of a value that is no string (a JavaScript caller's)", () => {
+  it("names its kind instead of throwing", () => {
+    const cases: Array<[unknown, string]> = [
+      [undefined, "undefined"],
+      [null, "null"],
+      [42, "the number 42"],
+      [new Date(0), "a Date"],
+      [{ toString: () => { throw new Error("boom"); } }, "an object"],
+      [Object.create(null), "an object"],
+      [[1, 2], "a list of 2"],
+      [Symbol("s"), "a symbol"],
+    ];
+    for (const [value, expected] of cases) assert.equal(echoValue(value as string), expected);
+  });
+});

@@ -18,6 +18,13 @@ export const MAX_METADATA_BYTES = 4096;
 export const MAX_METADATA_DEPTH = 4;
 /** A key a filter can name in a `metadata.a.b` path: no dots, no spaces. */
 export const METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/**
+ * Keys that name JavaScript's object machinery: an assignment or a copy
+ * (Object.assign, zod's record) turns `__proto__` into a prototype change or
+ * drops it, and `constructor`/`prototype` shadow what code reading the
+ * object expects. Refused, so no key is silently lost or changes meaning.
+ */
+export const RESERVED_METADATA_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 export interface MetadataProblem {
   /** Path inside the metadata, e.g. "project.tags[2]"; "" for the object itself. */
@@ -59,6 +66,7 @@ function walk(value: unknown, path: string, depth: number): MetadataProblem | nu
   if (typeof value === "object") {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       const p = path ? `${path}.${k}` : k;
+      if (RESERVED_METADATA_KEYS.has(k)) return { path: p, message: `metadata key ${echoValue(k)} is reserved (${[...RESERVED_METADATA_KEYS].join(", ")} name JavaScript object internals); rename it` };
       if (!METADATA_KEY.test(k)) return { path: p, message: `metadata key ${echoValue(k)} is not allowed: use letters, digits, _ and - (starting with a letter or _), at most 64 characters` };
       const inner = walk(v, p, depth + 1);
       if (inner) return inner;
@@ -80,11 +88,19 @@ export function checkMetadata(value: unknown, where: string): Metadata {
   return value as Metadata;
 }
 
-/** The same rule for the zod schemas of the model and the faces. */
-export const MetadataSchema = (z.record(z.string(), z.unknown()) as unknown as z.ZodType<Metadata>).superRefine((value, ctx) => {
-  const problem = metadataProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: problem.path ? `${problem.path}: ${problem.message}` : problem.message });
-}).meta({ description: `JSON object, at most ${MAX_METADATA_BYTES} bytes; keys are letters, digits, _ and -` });
+/**
+ * The same rule for the zod schemas of the model and the faces. The check
+ * runs on the value as given, before z.record copies it: the copy leaves out
+ * a `__proto__` key (JSON.parse makes it an own property), so a check after
+ * it would pass the call with that key silently dropped.
+ */
+export const MetadataSchema = z
+  .preprocess((value, ctx) => {
+    const problem = metadataProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.path ? `${problem.path}: ${problem.message}` : problem.message });
+    return value;
+  }, z.record(z.string(), z.unknown()) as unknown as z.ZodType<Metadata>)
+  .meta({ description: `JSON object, at most ${MAX_METADATA_BYTES} bytes; keys are letters, digits, _ and -` });
 
 /** Later objects win key by key (one level): a turn's metadata over its session's. */
 export function mergeMetadata(...layers: Array<Metadata | undefined>): Metadata | undefined {

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { RamemError } from "../model/errors.js";
-import { parseFilter } from "../model/memory-filter.js";
+import { MAX_FILTER_LIST, parseFilter } from "../model/memory-filter.js";
 import type { MemoryStore } from "./contract.js";
 import type { Metadata } from "../model/metadata.js";
 import { TEST_DIMS, axisVector, makeRecord, makeRecords, makeSession, seededVector } from "./testing/make-unit.js";
@@ -226,5 +226,53 @@ export function runWritesContractSuite(withStore: (fn: (store: MemoryStore) => P
         assert.equal(near[0]?.id, r1[1]!.unit.id, "a filtered dense search still ranks by cosine");
       });
     });
+
+    // in/nin lists of the filter language's longest length (MAX_FILTER_LIST), with the values
+    // that select something last, and with the other JSON types mixed in where a type must not match.
+    const long = (wanted: readonly unknown[], filler: (i: number) => unknown = (i) => `filler-${i}`): unknown[] => [
+      ...Array.from({ length: MAX_FILTER_LIST - wanted.length }, (_, i) => filler(i)),
+      ...wanted,
+    ];
+    const longCases: Array<[string, unknown, number[]]> = [
+      ["metadata in, strings", { "metadata.project": { in: long(["gemini"]) } }, [1]],
+      ["metadata nin, strings: also units without the key", { "metadata.project": { nin: long(["apollo"]) } }, [1, 3, 4]],
+      ["metadata in, numbers", { "metadata.priority": { in: long([5, 1], (i) => 1000 + i) } }, [0, 2]],
+      ["metadata in: the string \"3\" is not the number 3", { "metadata.priority": { in: long(["3", "5"]) } }, []],
+      ["metadata in: the number 1 is not the string \"1\" nor true", { "metadata.done": { in: long([1, 0], (i) => 1000 + i) } }, []],
+      ["metadata in, a boolean among strings and numbers", { "metadata.done": { in: long([false, "true", 1]) } }, [1]],
+      ["metadata in, both booleans", { "metadata.done": { in: long([true, false]) } }, [0, 1]],
+      ["metadata in, null", { "metadata.owner": { in: long([null]) } }, [2]],
+      ["metadata nin, null and strings", { "metadata.owner": { nin: long([null]) } }, [0, 1, 3, 4]],
+      ["metadata in never matches an object by its JSON text", { "metadata.nested": { in: long(['{"team":"red-1"}', '{"team": "red-1"}']) } }, []],
+      ["metadata in, nested path", { "metadata.nested.team": { in: long(["red-1"]) } }, [1]],
+      ["sessionId in", { sessionId: { in: long(["s2"]) } }, [3, 4]],
+      ["sessionId nin", { sessionId: { nin: long(["s2"]) } }, [0, 1, 2]],
+      ["participant in, case-insensitive", { participant: { in: long(["GINA"]) } }, [3, 4]],
+      ["participant nin", { participant: { nin: long(["gina"]) } }, [0, 1, 2]],
+      ["role in", { role: { in: long(["assistant"]) } }, [4]],
+      ["role nin also matches units without a role", { role: { nin: long(["assistant"]) } }, [0, 1, 2, 3]],
+      ["NOT of an in list", { NOT: { "metadata.project": { in: long(["apollo", "gemini"]) } } }, [3, 4]],
+      [
+        "an OR of many long lists",
+        { OR: Array.from({ length: 20 }, (_, i) => ({ "metadata.project": { in: long([i === 19 ? "gemini" : `none-${i}`]) } })) },
+        [1],
+      ],
+    ];
+    for (const [name, filter, expected] of longCases) {
+      it(`filter with ${MAX_FILTER_LIST} values: ${name}`, async () => {
+        await withStore(async (store) => {
+          const { ns, r1, r2 } = await seed(store);
+          const all = [...r1, ...r2].map((r) => r.unit.id);
+          const want = expected.map((i) => all[i]!);
+          const where = parseFilter(filter);
+          assert.deepEqual(ids(await store.listUnits(ns, { where })), want, "listUnits");
+          assert.equal(await store.countUnits(ns, { where }), want.length, "countUnits");
+          const dense = await store.searchDense(ns, axisVector(0), 10, { where });
+          assert.deepEqual(dense.map((h) => h.id).sort(), [...want].sort(), "searchDense");
+          const lexical = await store.searchLexical(ns, ["topic"], 10, { where });
+          assert.deepEqual(lexical.map((h) => h.id).sort(), [...want].sort(), "searchLexical");
+        });
+      });
+    }
   });
 }

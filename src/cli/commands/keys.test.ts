@@ -92,3 +92,36 @@ test("revoking the last key leaves a running server closed (every request 401), 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("ramem keys list escapes names for the terminal (one key, one line); --json stays raw; create refuses control characters", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-keys-cli-"));
+  const db = join(dir, "k.db");
+  try {
+    // Stored straight through the key store, as an older version (or another tool) could have.
+    const store = await openApiKeyStore(db);
+    const evil = "bot\nkey_000000000000  ADMIN\u001b[2J\u202Eesrever\\n";
+    const { record } = await createApiKey(store, { name: evil, role: "read", namespaces: ["a"] });
+    await store.close();
+
+    const list = await runCli(["keys", "list", "--db", db]);
+    assert.equal(list.code, 0, list.stderr);
+    const lines = list.stdout.split("\n").filter(Boolean);
+    assert.equal(lines.length, 1, list.stdout);
+    assert.ok(lines[0]!.startsWith(`${record.id}  bot\\nkey_000000000000  ADMIN\\x1b[2J\\u202eesrever\\\\n`), lines[0]);
+    assert.doesNotMatch(list.stdout, /[\u001b\u202E]/);
+
+    const json = await runCli(["keys", "list", "--db", db, "--json"]);
+    assert.equal(JSON.parse(json.stdout).keys[0].name, evil);
+
+    for (const name of ["two\nlines", "esc\u001b[31m", "rtl\u202Eoverride"]) {
+      const created = await runCli(["keys", "create", "--db", db, "--name", name, "--role", "read", "--namespace", "a"]);
+      assert.equal(created.code, 2, created.stdout);
+      assert.match(created.stderr, /--name: the key name holds .* a key name is one line of visible text/);
+    }
+    const after = await openApiKeyStore(db);
+    assert.equal((await after.listKeys()).length, 1, "a refused create stored nothing");
+    await after.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -7,6 +7,7 @@ import { createApiKey } from "../../server/auth/create-api-key.js";
 import { RamemError } from "../../model/errors.js";
 import { echoValue } from "../../model/echo-value.js";
 import { cliOut } from "../io.js";
+import { checkKeyName, terminalText } from "./keys-display.js";
 
 interface KeysOptions {
   db?: string;
@@ -46,6 +47,7 @@ export function keysCommand(): Command {
       .requiredOption("--namespace <ns>", "namespace the key may touch (repeat for more)", collect),
   ).action(async (opts: KeysOptions & { name: string; role: Role; namespace: string[] }) =>
     runAction(opts.json, async () => {
+      checkKeyName(opts.name);
       const { record, secret } = await withKeys(opts, (keys) => createApiKey(keys, { name: opts.name, role: opts.role, namespaces: opts.namespace }));
       if (opts.json) {
         cliOut(`${JSON.stringify({ ...publicView(record), secret })}\n`);
@@ -71,7 +73,8 @@ export function keysCommand(): Command {
       }
       for (const k of all) {
         cliOut(
-          `${k.id}  ${k.name.padEnd(20)} ${k.role.padEnd(5)}  ${k.namespaces.join(",").padEnd(24)} created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}\n`,
+          // Names are stored as given (by older versions, or straight through the key store): escaped, so one key is one line.
+          `${k.id}  ${terminalText(k.name).padEnd(20)} ${k.role.padEnd(5)}  ${k.namespaces.join(",").padEnd(24)} created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}\n`,
         );
       }
     }),

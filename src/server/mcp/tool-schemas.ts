@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { MAX_TURN_CHARS, NamespaceName } from "../../model/conversation.js";
+import { MAX_TURN_CHARS, NamespaceName, SessionId } from "../../model/conversation.js";
 import { storedText } from "../../model/stored-text.js";
+import { MetadataSchema } from "../../model/metadata.js";
 
 /**
  * Input and output schemas of the MCP tools, version 1. Descriptions are what
@@ -47,18 +48,14 @@ export const RememberTurn = z.object({
 export const rememberInput = {
   namespace,
   turns: z.array(RememberTurn).min(1, "give at least one turn").max(MAX_TURNS_PER_CALL).describe("The turns to remember, in conversation order."),
-  sessionId: storedText(z.string())
-    .min(1)
-    .max(200)
-    .optional()
+  sessionId: SessionId.optional()
     .describe(
       "The conversation (session) these turns belong to. Omitted: a new session is created and its id returned; pass that id on later calls to add to the same conversation. The id of a stored session: the turns are appended to it. Any other id: a session with that id is created.",
     ),
   sessionTime: date("When the session started; default: the earliest turn time (or now)").optional(),
   participants: z.array(storedText(z.string()).trim().min(1).max(200)).max(100).optional().describe("Everyone in the conversation; default: the speakers."),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .optional()
+  // MetadataSchema checks the value as sent: a plain z.record would drop a "__proto__" key silently.
+  metadata: MetadataSchema.optional()
     .describe('Your own fields for these turns (JSON object, at most 4 KB), e.g. {"project": "apollo"}; recall can filter on them ("metadata.project").'),
   replace: z
     .boolean()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Attachment, MAX_TURN_CHARS, NamespaceName } from "../../model/conversation.js";
+import { Attachment, MAX_TURN_CHARS, NamespaceName, SessionId } from "../../model/conversation.js";
 import { MemoryUnit } from "../../model/memory-unit.js";
 import { RecallHit } from "../../model/recall.js";
 import { RecallFrame } from "../../model/recall-frame.js";
@@ -22,7 +22,7 @@ export const NamespaceParam = z.object({
   ns: NamespaceName.meta({ param: { name: "ns", in: "path" }, example: "my-agent" }),
 });
 export const SessionParams = NamespaceParam.extend({
-  sessionId: storedText(z.string()).min(1).max(200).meta({ param: { name: "sessionId", in: "path" }, example: "s1" }),
+  sessionId: SessionId.meta({ param: { name: "sessionId", in: "path" }, example: "s1" }),
 });
 export const UnitParams = NamespaceParam.extend({
   unitId: z.string().min(1).max(200).meta({ param: { name: "unitId", in: "path" }, example: "u_3f9a1c2b4d5e6f708192" }),
@@ -82,7 +82,7 @@ export const MessageInput = z
 export const AddInput = z
   .strictObject({
     messages: z.array(MessageInput).min(1, "give at least one message").max(1000),
-    sessionId: storedText(z.string()).min(1).max(200).optional().meta({ description: "Default: the latest session unless idle for the server's idle time, else a new one." }),
+    sessionId: SessionId.optional().meta({ description: "Default: the latest session unless idle for the server's idle time, else a new one." }),
     metadata: MetadataSchema.optional(),
   })
   .meta({ id: "AddInput" });

@@ -33,6 +33,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** A key to try instead of the stored one (login). */
   key?: string | null;
+  /** Resolve to the body as text, unparsed (a file the server sends as it is, checked by the caller). */
+  text?: boolean;
 }
 
 /** One REST call. Resolves to the parsed JSON body; rejects with ApiError, never with a raw TypeError or a stack. */
@@ -74,6 +76,7 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     const detail = p.errors?.length ? p.errors.map((e) => `${e.path}: ${e.message}`).join("; ") : (p.detail ?? p.title ?? `HTTP ${res.status}`);
     throw new ApiError(res.status, p.code ?? `HTTP_${res.status}`, detail, p.hint);
   }
+  if (options.text) return text as T;
   if (body === undefined) throw new ApiError(res.status, "BAD_RESPONSE", "the server's answer was not JSON");
   return body as T;
 }

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { useAsync } from "../use-async.js";
 import { ErrorMessage } from "../error-message.js";
-import { parseBenchReport, type BenchReport } from "../bench-report.js";
+import { BENCH_REPORT_LIMITS, parseBenchReport, type BenchReport } from "../bench-report.js";
 
 const COLOURS = ["#1f5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#a15c00", "#00697a"];
 
@@ -19,8 +19,9 @@ export function BenchView() {
     setError(null);
     setReport(null);
     try {
-      const body = await api<unknown>(`/v1/bench-results/${id}`);
-      setReport({ name: path, value: parseBenchReport(JSON.stringify(body), path) });
+      // As text: the server sends the file as it is on disk, and the parser says what is wrong with it (not JSON, no report).
+      const body = await api<string>(`/v1/bench-results/${id}`, { text: true });
+      setReport({ name: path, value: parseBenchReport(body, path) });
     } catch (err) {
       setError(err);
     }
@@ -31,6 +32,8 @@ export function BenchView() {
     setError(null);
     setReport(null);
     try {
+      // Refused before reading: a huge file would hang the page while it is read and parsed.
+      if (file.size > 2 * BENCH_REPORT_LIMITS.chars) throw new Error(`${file.name} is not a ramem bench report: it is ${file.size.toLocaleString("en-US")} bytes, far larger than any report`);
       setReport({ name: file.name, value: parseBenchReport(await file.text(), file.name) });
     } catch (err) {
       setError(err);
@@ -55,7 +58,7 @@ export function BenchView() {
         </ul>
       ) : null}
       {given.state === "error" ? <ErrorMessage error={given.error} title="The server's reports could not be listed" /> : null}
-      {error ? <ErrorMessage error={error} title={error instanceof Error && /not a ramem bench report|is not JSON/.test(error.message) ? "Not a ramem bench report" : undefined} /> : null}
+      {error ? <ErrorMessage error={error} title={error instanceof Error && /not a ramem bench report/.test(error.message) ? "Not a ramem bench report" : undefined} /> : null}
       {report ? <Report name={report.name} r={report.value} /> : null}
     </>
   );
