@@ -88,7 +88,7 @@ for (const [dialect, opener] of dialects) {
       fixture: SessionWithTurns[],
       body: (a: (held?: { method: keyof MemoryStore; onHeld: () => void }) => Promise<Memory>, b: Memory) => Promise<void>,
     ): Promise<void> {
-      const { open, cleanup } = await opener();
+      const { open, cleanup } = await (opener as Opener)();
       const bStore = await open();
       const b = await openMemory({ store: bStore, embedder: "hash", languageModel: null, env: {} });
       const opened: Memory[] = [b];
