@@ -93,7 +93,8 @@ function readItem(item: unknown, index: number, source: string, prefix: string, 
   const uses = new Map<string, number>();
   const sessions: SessionWithTurns[] = hay.map((rawTurns, s) => {
     // LongMemEval-S repeats a filler session id inside a few haystacks
-    // (xiaowu0162/LongMemEval#54); a suffix keeps both copies addressable.
+    // (https://github.com/xiaowu0162/LongMemEval/issues/54); a suffix keeps
+    // both copies addressable.
     const baseId = ids[s]!;
     const n = (uses.get(baseId) ?? 0) + 1;
     uses.set(baseId, n);

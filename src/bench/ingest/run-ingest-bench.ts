@@ -42,7 +42,7 @@ export interface IngestFigure {
 }
 
 /**
- * Ingest throughput on real conversations (issue 15: the rule anchorer alone
+ * Ingest throughput on real conversations (targets: the rule anchorer alone
  * ≥ 1,000 units/s; offline ingest with USE-lite ≥ 150 turns/s on LoCoMo and
  * ≥ 40 on the LongMemEval dev split). Each run writes a fresh throwaway
  * SQLite file; a model loads (and warms up) before its clock starts.
