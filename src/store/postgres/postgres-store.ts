@@ -1,6 +1,12 @@
+/**
+ * The PostgreSQL store: opening (pool, migration) and closing a schema, the
+ * pool's error handling (`q`, `tx`), the embedder binding, the HNSW index's
+ * maintenance and the bulk-load lock, and every read and search of the
+ * MemoryStore contract; writes are postgres-writes.ts's (their statements
+ * write-statements.ts's), row helpers postgres-rows.ts's.
+ */
 import type pg from "pg";
 import { inTransaction } from "./in-transaction.js";
-import { toSql } from "pgvector/pg";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
@@ -21,11 +27,8 @@ import type {
   WriteOptions,
   DeleteUnitOptions,
 } from "../contract.js";
-import type { ChangeStamp, UnitHistoryEvent } from "../../model/unit-history.js";
-import type { Metadata } from "../../model/metadata.js";
-import { UNIT_COLUMNS, UNITS_WITH_SESSION, metadataColumn, stampOrNow, unitBody, unitFromColumns, unitTimes, type UnitColumns } from "../unit-row.js";
-import { postgresFilter } from "./postgres-filter.js";
-import { checkAppendable, unitNotInSession } from "../check-session-records.js";
+import type { UnitHistoryEvent } from "../../model/unit-history.js";
+import { UNIT_COLUMNS, UNITS_WITH_SESSION } from "../unit-row.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, createSessionClient, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete } from "./dense-search.js";
 import { dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
@@ -34,14 +37,11 @@ import { SessionListCache } from "./session-list-cache.js";
 import type { DenseSearchInfo } from "./dense-search-info.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
 import { createBm25Lexical } from "./lexical/bm25-lexical.js";
-import { HNSW_MAX_DIMS, migrate, postingsInsert, STATE_UNIT_CONDITION, vectorTableDdl } from "./schema.js";
-import { insertHistory, insertUnits, lockNamespaceWrites, sessionUpsert, upsertSession, type HistoryRow } from "./write-statements.js";
+import { HNSW_MAX_DIMS, migrate, STATE_UNIT_CONDITION, vectorTableDdl } from "./schema.js";
 import { bindingFromMeta, checkEmbedderBinding, type EmbedderBinding } from "../embedder-binding.js";
-import { storedSessionFromRow, type SessionRow as SessionRowOf } from "../session-row.js";
 import { storeStats } from "../store-stats.js";
-import { revisedSessionHash } from "../session-hash.js";
-import { checkExpectedHash, checkNamespaceEmpty, checkRecordEmbeddings, parseNamespaceRecords, parseSessionRecords, unitIdConflict, type CheckedSession } from "../check-session-records.js";
-import { echoValue } from "../../model/echo-value.js";
+import { PostgresWriter } from "./postgres-writes.js";
+import { clampLimit, SESSION_COLUMNS, SESSION_OF_UNIT, toStoredSession, toUnit, unitWhere, type SessionRow, type UnitRow } from "./postgres-rows.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -64,7 +64,7 @@ export interface PostgresStoreOptions {
   lexical?: LexicalChannel;
 }
 
-/** Measured (bench/store-latency.ts, 512 dims): exact 22.5 ms vs HNSW 5.1 ms p50 at 6,000 units; exact is linear, so they meet near 1,500. */
+/** Measured (src/bench/timings/store-latency.ts, 512 dims): exact 22.5 ms vs HNSW 5.1 ms p50 at 6,000 units; exact is linear, so they meet near 1,500. */
 export const DEFAULT_EXACT_SEARCH_MAX_UNITS = 2_000;
 
 /**
@@ -73,28 +73,6 @@ export const DEFAULT_EXACT_SEARCH_MAX_UNITS = 2_000;
  * ts_rank_cd); see README.md › Lexical channel.
  */
 const DEFAULT_LEXICAL = createBm25Lexical();
-
-type SessionRow = SessionRowOf<string[]>;
-
-/**
- * Joins each unit to its session's span (what UNIT_COLUMNS reads as s.*) by
- * key, one index probe per unit. For the ~100 units of a recall's pool the
- * plain join (UNITS_WITH_SESSION) let the planner hash every session of the
- * namespace first: 2.8 of getUnits' 3.8 ms at 100k units (5,000 sessions);
- * LIMIT 1 (sessions are unique by key) keeps the lookup from being flattened
- * back into that join.
- */
-const SESSION_OF_UNIT = "CROSS JOIN LATERAL (SELECT s.start_time, s.end_time FROM sessions s WHERE s.namespace = u.namespace AND s.id = u.session_id LIMIT 1) s";
-
-/**
- * What a StoredSession is read from, and nothing else: `SELECT *` also
- * fetched start_at/end_at, which the driver parses into Dates nobody reads
- * (listSessions of 5,000 sessions: 46-60 ms p50 with `*`, 25-34 ms with these).
- */
-const SESSION_COLUMNS = "namespace, id, start_time, end_time, participants, content_hash, unit_count, metadata";
-
-/** A checked session ready to write: each unit's JSON body serialised once. */
-type PreparedSession = CheckedSession & { contentHash: string; bodies: string[] };
 
 type Binding = EmbedderBinding;
 
@@ -139,13 +117,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return PostgresStore.open(url, options);
 }
 
-const toStoredSession = (r: SessionRow): StoredSession => storedSessionFromRow(r, (ps) => ps);
-
-function clampLimit(limit: number | undefined, fallback: number): number {
-  if (limit === undefined || !Number.isFinite(limit)) return fallback;
-  return Math.max(0, Math.floor(limit));
-}
-
 class PostgresStore implements PostgresMemoryStore {
   readonly specificationVersion = "v1" as const;
   readonly dialect = "postgres";
@@ -157,6 +128,7 @@ class PostgresStore implements PostgresMemoryStore {
   private readonly options: PostgresStoreOptions;
   private readonly lexical: LexicalChannel;
   private readonly sessionLists = new SessionListCache();
+  private readonly writer: PostgresWriter;
   private closed = false;
 
   private constructor(pool: pg.Pool, location: string, schema: string, options: PostgresStoreOptions) {
@@ -165,6 +137,11 @@ class PostgresStore implements PostgresMemoryStore {
     this.schema = schema;
     this.options = options;
     this.lexical = options.lexical ?? DEFAULT_LEXICAL;
+    this.writer = new PostgresWriter({
+      location,
+      tx: (fn) => this.tx(fn),
+      binding: () => this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))),
+    });
   }
 
   static async open(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
@@ -358,143 +335,35 @@ class PostgresStore implements PostgresMemoryStore {
 
   async replaceSession(session: Session, contentHash: string, units: UnitRecord[], options: ReplaceSessionOptions = {}): Promise<void> {
     this.assertOpen();
-    const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(session, units), contentHash }]);
-    await this.inWriteTransaction(prepared!.where, (c) => this.writeSession(c, prepared!, options.expectedHash, options.change, options.removedAs));
+    await this.writer.replaceSession(session, contentHash, units, options);
   }
 
   async restoreNamespace(namespace: string, sessions: readonly SessionRecords[], options: WriteOptions = {}): Promise<void> {
     this.assertOpen();
-    const prepared = await this.prepareSessions(parseNamespaceRecords(namespace, sessions));
-    // One transaction for the whole namespace: until COMMIT no other session sees any of it, and a crash leaves none of it.
-    await this.inWriteTransaction(`namespace ${namespace}`, async (c) => {
-      // Two restores of one namespace at once: the second waits, then finds it not empty.
-      await c.query("SELECT pg_advisory_xact_lock(hashtext('ramem:restore'), hashtext($1))", [namespace]);
-      const { rows } = await c.query<{ sessions: number; units: number }>(
-        "SELECT (SELECT count(*) FROM sessions WHERE namespace = $1)::int AS sessions, (SELECT count(*) FROM units WHERE namespace = $1)::int AS units",
-        [namespace],
-      );
-      checkNamespaceEmpty(namespace, rows[0]!);
-      for (const p of prepared) await this.writeSession(c, p, undefined, options.change);
-    });
-  }
-
-  /**
-   * The checks before any write: vectors the binding accepts (text without
-   * NUL, which PostgreSQL cannot store, is the model's rule: model/stored-text.ts).
-   * Unit bodies are serialised once here, for the INSERT.
-   */
-  private async prepareSessions(checked: ReadonlyArray<CheckedSession & { contentHash: string }>): Promise<PreparedSession[]> {
-    const prepared = checked.map((c) => ({ ...c, bodies: c.records.map(({ unit }) => unitBody(unit)) }));
-    const bound = prepared.some((p) => p.records.length) ? await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err))) : null;
-    for (const p of prepared) checkRecordEmbeddings(p, bound, this.location);
-    return prepared;
-  }
-
-  /** One transaction; constraint failures become RamemErrors naming `where`. */
-  private async inWriteTransaction(where: string, write: (c: pg.PoolClient) => Promise<void>): Promise<void> {
-    try {
-      await this.tx(write);
-    } catch (cause) {
-      if (cause instanceof RamemError) throw cause;
-      const e = cause as { code?: string; constraint?: string; message?: string };
-      if (e.code === "23505" && e.constraint === "units_pkey") throw unitIdConflict(where, cause);
-      throw new RamemError("STORE_WRITE_FAILED", `writing failed: ${e.message ?? String(cause)}`, { where, cause });
-    }
-  }
-
-  /** One session's rows, on the transaction's client: the hash check, the session row, the old units out, the new ones in, the history. */
-  private async writeSession(c: pg.PoolClient, p: PreparedSession, expectedHash?: string | null, change?: ChangeStamp, removedAs: "superseded" | "forgotten" = "superseded"): Promise<void> {
-    const { session: s, where, records, bodies, contentHash } = p;
-    const stamp = stampOrNow(change);
-    // One writer per namespace at a time, whether or not the session's row
-    // exists yet (a row lock cannot cover a session that is being created):
-    // the hash read next is then the one the write replaces.
-    await lockNamespaceWrites(c, s.namespace);
-    // The hash and the units being replaced in one read (a statement after the lock: a snapshot that sees what the last writer committed).
-    const found = await c.query<{ content_hash: string | null; old: Array<[string, string, string | null, string | null]> }>(
-      `SELECT (SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2) AS content_hash,
-              (SELECT coalesce(json_agg(json_build_array(id, content, created_at, updated_at)), '[]') FROM units WHERE namespace = $1 AND session_id = $2) AS old`,
-      [s.namespace, s.id],
-    );
-    checkExpectedHash(where, expectedHash, found.rows[0]!.content_hash);
-    const before = new Map(found.rows[0]!.old.map(([id, content, createdAt, updatedAt]) => [id, { content, createdAt, updatedAt }]));
-    // The session row and the old units out in one statement (sessions first: the units' foreign key).
-    const upsert = sessionUpsert(s, contentHash, records.length);
-    await c.query(`WITH session_row AS (${upsert.text}) DELETE FROM units WHERE namespace = $1 AND session_id = $2`, upsert.values);
-    const events: HistoryRow[] = [];
-    const times = records.map(({ unit }) => {
-      const prior = before.get(unit.id);
-      const t = unitTimes(unit, prior, stamp.at);
-      if (t.event) events.push({ unitId: unit.id, event: t.event, text: unit.content, previous: prior?.content ?? null });
-      return t;
-    });
-    await insertUnits(c, s.namespace, s.id, 0, records, bodies, times);
-    const kept = new Set(records.map((r) => r.unit.id));
-    const dropped = [...before].filter(([id]) => !kept.has(id));
-    for (const [id, prior] of dropped) events.push({ unitId: id, event: removedAs, text: null, previous: removedAs === "forgotten" ? null : prior.content });
-    await insertHistory(c, s.namespace, s.id, stamp, events);
-    if (removedAs === "forgotten" && dropped.length) {
-      await c.query("UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = $1 AND unit_id = ANY($2::text[])", [s.namespace, dropped.map(([id]) => id)]);
-    }
+    await this.writer.restoreNamespace(namespace, sessions, options);
   }
 
   async appendUnits(session: Session, contentHash: string, units: UnitRecord[], options: AppendUnitsOptions): Promise<void> {
     this.assertOpen();
-    const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(session, units), contentHash }]);
-    const { session: s, where, records, bodies } = prepared!;
-    const stamp = stampOrNow(options.change);
-    await this.inWriteTransaction(where, async (c) => {
-      await lockNamespaceWrites(c, s.namespace);
-      const found = await c.query<{ content_hash: string; unit_count: number; next: number }>(
-        `SELECT content_hash, unit_count, (SELECT coalesce(max(seq), -1) + 1 FROM units WHERE namespace = $1 AND session_id = $2)::int AS next
-         FROM sessions WHERE namespace = $1 AND id = $2`,
-        [s.namespace, s.id],
-      );
-      const row = found.rows[0];
-      checkAppendable(where, options.expectedHash, row?.content_hash ?? null);
-      await upsertSession(c, s, contentHash, row!.unit_count + records.length);
-      const times = records.map(({ unit }) => unitTimes(unit, undefined, stamp.at));
-      await insertUnits(c, s.namespace, s.id, row!.next, records, bodies, times);
-      await insertHistory(c, s.namespace, s.id, stamp, records.map(({ unit }) => ({ unitId: unit.id, event: "created", text: unit.content, previous: null })));
-    });
+    await this.writer.appendUnits(session, contentHash, units, options);
   }
 
   async updateUnits(namespace: string, sessionId: string, contentHash: string, units: UnitRecord[], options: UpdateUnitsOptions): Promise<void> {
     this.assertOpen();
-    const where = `session ${namespace}/${sessionId}`;
     const stored = await this.getSession(namespace, sessionId);
-    const shell = stored ?? { id: sessionId, namespace, startTime: new Date(0).toISOString(), endTime: new Date(0).toISOString(), participants: [] };
-    const [prepared] = await this.prepareSessions([{ ...parseSessionRecords(shell, units), contentHash }]);
-    const stamp = stampOrNow(options.change);
-    await this.inWriteTransaction(where, async (c) => {
-      await lockNamespaceWrites(c, namespace);
-      const found = await c.query<{ content_hash: string }>("SELECT content_hash FROM sessions WHERE namespace = $1 AND id = $2", [namespace, sessionId]);
-      checkExpectedHash(where, options.expectedHash, found.rows[0]?.content_hash ?? null);
-      const events: HistoryRow[] = [];
-      for (const [i, { unit: u, embedding }] of prepared!.records.entries()) {
-        const { rows } = await c.query<{ content: string; created_at: string | null; updated_at: string | null }>(
-          "SELECT content, created_at, updated_at FROM units WHERE namespace = $1 AND id = $2 AND session_id = $3 FOR UPDATE",
-          [namespace, u.id, sessionId],
-        );
-        const row = rows[0];
-        if (!row) throw unitNotInSession(where, u.id);
-        const t = unitTimes(u, { content: row.content, createdAt: row.created_at, updatedAt: row.updated_at }, stamp.at);
-        const ev = u.context.eventTime;
-        await c.query(
-          `UPDATE units SET event_start = $3::timestamptz, event_end = $4::timestamptz, participants = $5::text[], entities = $6::text[],
-                            turn_ids = $7::text[], content = $8, cue = $9, body = $10::json, metadata = $11::jsonb,
-                            updated_at = $12::text, updated_ts = $13::timestamptz
-           WHERE namespace = $1 AND id = $2`,
-          [namespace, u.id, ev?.start ?? null, ev?.end ?? null, u.context.participants.map((x) => x.toLowerCase()), u.context.entities, u.provenance.turnIds, u.content, u.cue, prepared!.bodies[i], metadataColumn(u), t.updatedAt, t.updatedAt],
-        );
-        await c.query("DELETE FROM unit_terms WHERE namespace = $1 AND unit_id = $2", [namespace, u.id]);
-        await c.query(postingsInsert("units", "u.namespace = $1 AND u.id = $2"), [namespace, u.id]);
-        await c.query("UPDATE unit_vectors SET embedding = $3::vector WHERE namespace = $1 AND unit_id = $2", [namespace, u.id, toSql(Array.from(embedding))]);
-        if (t.event) events.push({ unitId: u.id, event: "updated", text: u.content, previous: row.content });
-      }
-      await c.query("UPDATE sessions SET content_hash = $3 WHERE namespace = $1 AND id = $2", [namespace, sessionId, contentHash]);
-      await insertHistory(c, namespace, sessionId, stamp, events);
-    });
+    await this.writer.updateUnits(stored, namespace, sessionId, contentHash, units, options);
+  }
+
+  deleteUnit(namespace: string, unitId: string, options: DeleteUnitOptions = {}): Promise<boolean> {
+    return this.writer.deleteUnit(namespace, unitId, options);
+  }
+
+  deleteSession(namespace: string, sessionId: string, options: WriteOptions = {}): Promise<number> {
+    return this.writer.deleteSession(namespace, sessionId, options);
+  }
+
+  deleteNamespace(namespace: string, options: WriteOptions = {}): Promise<number> {
+    return this.writer.deleteNamespace(namespace, options);
   }
 
   async unitHistory(namespace: string, unitId: string): Promise<UnitHistoryEvent[]> {
@@ -503,39 +372,6 @@ class PostgresStore implements PostgresMemoryStore {
       [namespace, unitId],
     );
     return rows.map((r) => ({ unitId: r.unit_id, sessionId: r.session_id, event: r.event, at: r.at, actor: r.actor, text: r.text, previousText: r.previous_text }));
-  }
-
-  /**
-   * "forgotten" for each unit a delete is about to remove, then their text
-   * out of the history (same transaction). A forgotten session takes its id
-   * out of the history too (sessionId ""), a forgotten namespace its whole
-   * history, as SQLite does.
-   */
-  private async recordForgotten(c: pg.PoolClient, namespace: string, stamp: ChangeStamp, scope: { unitId?: string; sessionId?: string }): Promise<void> {
-    if (scope.unitId === undefined && scope.sessionId === undefined) {
-      await c.query("DELETE FROM unit_history WHERE namespace = $1", [namespace]);
-      return;
-    }
-    const params: unknown[] = [namespace, stamp.at, stamp.actor];
-    let where = "";
-    if (scope.unitId !== undefined) {
-      params.push(scope.unitId);
-      where = "AND id = $4";
-    } else if (scope.sessionId !== undefined) {
-      params.push(scope.sessionId);
-      where = "AND session_id = $4";
-    }
-    await c.query(
-      `INSERT INTO unit_history (namespace, unit_id, session_id, event, at, actor)
-       SELECT namespace, id, session_id, 'forgotten', $2, $3 FROM units WHERE namespace = $1 ${where} ORDER BY session_id, seq`,
-      params,
-    );
-    const scoped = scope.unitId !== undefined ? "AND unit_id = $2" : scope.sessionId !== undefined ? "AND session_id = $2" : "";
-    await c.query(
-      `UPDATE unit_history SET text = NULL, previous_text = NULL WHERE namespace = $1 ${scoped} AND (text IS NOT NULL OR previous_text IS NOT NULL)`,
-      scoped ? [namespace, scope.unitId ?? scope.sessionId] : [namespace],
-    );
-    if (scope.sessionId !== undefined) await c.query("UPDATE unit_history SET session_id = '' WHERE namespace = $1 AND session_id = $2", [namespace, scope.sessionId]);
   }
 
   async getUnits(namespace: string, ids: readonly string[]): Promise<MemoryUnit[]> {
@@ -670,53 +506,6 @@ class PostgresStore implements PostgresMemoryStore {
       throw this.driverError(err);
     }
   }
-
-  async deleteUnit(namespace: string, unitId: string, options: DeleteUnitOptions = {}): Promise<boolean> {
-    const stamp = stampOrNow(options.change);
-    return this.tx(async (c) => {
-      await lockNamespaceWrites(c, namespace);
-      // After the lock: the hash the last writer committed.
-      const { rows: found } = await c.query<{ session_id: string; content_hash: string | null }>(
-        "SELECT u.session_id, s.content_hash FROM units u LEFT JOIN sessions s ON s.namespace = u.namespace AND s.id = u.session_id WHERE u.namespace = $1 AND u.id = $2",
-        [namespace, unitId],
-      );
-      const row = found[0];
-      if (!row) return false;
-      if (options.expectedHash !== undefined) checkExpectedHash(`session ${namespace}/${row.session_id}`, options.expectedHash, row.content_hash);
-      await this.recordForgotten(c, namespace, stamp, { unitId });
-      await c.query("DELETE FROM units WHERE namespace = $1 AND id = $2", [namespace, unitId]);
-      // A new hash: a writer that read the session before this delete must not write the unit back (session-hash.ts).
-      await c.query("UPDATE sessions SET unit_count = greatest(unit_count - 1, 0), content_hash = $3 WHERE namespace = $1 AND id = $2", [
-        namespace,
-        row.session_id,
-        revisedSessionHash(row.content_hash ?? "", `forget ${unitId}`),
-      ]);
-      return true;
-    });
-  }
-
-  async deleteSession(namespace: string, sessionId: string, options: WriteOptions = {}): Promise<number> {
-    const stamp = stampOrNow(options.change);
-    return this.tx(async (c) => {
-      await lockNamespaceWrites(c, namespace);
-      await this.recordForgotten(c, namespace, stamp, { sessionId });
-      const { rowCount } = await c.query("DELETE FROM units WHERE namespace = $1 AND session_id = $2", [namespace, sessionId]);
-      await c.query("DELETE FROM sessions WHERE namespace = $1 AND id = $2", [namespace, sessionId]);
-      return rowCount ?? 0;
-    });
-  }
-
-  async deleteNamespace(namespace: string, options: WriteOptions = {}): Promise<number> {
-    const stamp = stampOrNow(options.change);
-    return this.tx(async (c) => {
-      await lockNamespaceWrites(c, namespace);
-      await this.recordForgotten(c, namespace, stamp, {});
-      const { rowCount } = await c.query("DELETE FROM units WHERE namespace = $1", [namespace]);
-      await c.query("DELETE FROM sessions WHERE namespace = $1", [namespace]);
-      return rowCount ?? 0;
-    });
-  }
-
   async scrubDeleted(options: ScrubOptions = {}): Promise<ScrubReport> {
     this.assertOpen();
     if (!options.vacuum) {
@@ -794,38 +583,4 @@ class PostgresStore implements PostgresMemoryStore {
       await this.pool.end();
     }
   }
-}
-
-type UnitRow = UnitColumns<MemoryUnit | Metadata>;
-
-const toUnit = (r: UnitRow): MemoryUnit => unitFromColumns(r, (j) => j);
-
-/** The WHERE of listUnits and countUnits over `units u JOIN sessions s`; parameters appended to `params`. */
-function unitWhere(namespace: string, filter: UnitFilter, params: unknown[]): string {
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  const where = [`u.namespace = ${p(namespace)}`];
-  if (filter.sessionId !== undefined) where.push(`u.session_id = ${p(filter.sessionId)}`);
-  if (filter.participant !== undefined) where.push(`u.participants @> ARRAY[${p(filter.participant.toLowerCase())}]::text[]`);
-  // Half-open overlap of [start, end) with [from, to); a session
-  // with start == end is a point, and counts when from <= start < to.
-  if (filter.from !== undefined) {
-    const from = p(parseTime(filter.from, "from"));
-    where.push(`(s.end_at > ${from}::timestamptz OR (s.end_at = s.start_at AND s.start_at >= ${from}::timestamptz))`);
-  }
-  if (filter.to !== undefined) where.push(`s.start_at < ${p(parseTime(filter.to, "to"))}::timestamptz`);
-  if (filter.where) where.push(postgresFilter(filter.where, params));
-  return where.join(" AND ");
-}
-
-function parseTime(iso: string, field: string): string {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) {
-    throw new RamemError("INVALID_FILTER", `filter.${field} is not an ISO date-time: ${echoValue(iso)}`, {
-      hint: "use e.g. 2023-05-08T00:00:00Z",
-    });
-  }
-  return new Date(ms).toISOString();
 }

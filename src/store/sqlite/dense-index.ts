@@ -20,7 +20,7 @@ export const ANN_MIN_UNITS = 20_000;
  * about 1 / 2 / 4 / 8 ms on the store's own graph. Other builds of the same
  * vectors are worse (a quarter of them are duplicates): four hnswlib seeds
  * gave 0.837–0.987 at ef 800, 0.905–0.996 at 1,600 and 0.967–0.998 at
- * 2,400 (scripts/compare-hnsw-duplicates.ts; docs/experiments.md ›
+ * 2,400 (research/compare-hnsw-duplicates.ts; docs/experiments.md ›
  * Duplicate vectors and HNSW recall), so 2,400, the least that reached 0.95
  * on every build: ~2.5 ms more per search at 100k (README › Numbers › Scale,
  * eighth round).

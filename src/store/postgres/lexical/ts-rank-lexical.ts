@@ -13,7 +13,7 @@ export interface TsRankOptions {
    * ts_rank_cd normalisation bit mask. Default 1: divide by 1 + log(document
    * length), so a long turn that mentions a word once does not beat a short
    * one that is about it (BM25 does the same through its length term).
-   * The best of 0, 1, 2 on LoCoMo lexical-only Recall@10 (scripts/tune-lexical-pg.ts).
+   * The best of 0, 1, 2 on LoCoMo lexical-only Recall@10 (research/tune-lexical-pg.ts).
    */
   normalization?: number;
 }
