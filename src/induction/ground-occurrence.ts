@@ -1,6 +1,6 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { OccurrenceCondition } from "../model/recall-frame.js";
-import { stemmedTerms } from "../retrieval/stemmed-terms.js";
+import { stemmedTerms } from "../language/stemmed-terms.js";
 import type { OccurrenceCue } from "./occurrence-cue.js";
 // Words, not an event time after the session: the time rules read "in ten days" (a duration) as a date ahead as readily as "in May" (a plan).
 import { tellsOfPlan } from "../language/plan-cue.js";

@@ -20,7 +20,7 @@ export interface FusionWeights {
 }
 
 /**
- * Chosen by measurement on LoCoMo (scripts/tune-fusion.ts; README ›
+ * Chosen by measurement on LoCoMo (research/tune-fusion.ts; README ›
  * Benchmarks): the offline dense model alone reaches Recall@10 0.49 against
  * BM25's 0.69, so an equal-weight fusion (0.67) pulls good lexical hits down;
  * half-weight dense with a small RRF constant (sharper rank curve) gives 0.72.

@@ -6,7 +6,7 @@ import type { ReinstatedCandidate } from "./reinstate.js";
  * final rank, how strongly each channel found it, whether it met the
  * frame's context). A logistic model fitted on LoCoMo (every question's
  * top-20 hits, labelled by whether the hit covers an evidence turn; see
- * scripts/calibrate-score.ts and README › Scores); then each score is cut to
+ * research/calibrate-score.ts and README › Scores); then each score is cut to
  * the one above it, so scores never rise down the list.
  */
 export interface ScoreFeatures {
@@ -21,7 +21,7 @@ export interface ScoreFeatures {
 }
 
 /**
- * Fitted by scripts/calibrate-score.ts on LoCoMo conversations 1–5 (rule
+ * Fitted by research/calibrate-score.ts on LoCoMo conversations 1–5 (rule
  * anchorer, USE-lite). On conversations 6–10 (held out): hits scoring ≥ 0.5
  * are evidence 60% of the time (305 of 15,520 top-20 hits; base rate 5.7%),
  * and each score band's share of evidence is close to its mean score

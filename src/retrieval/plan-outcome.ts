@@ -1,5 +1,5 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
-import { stemmedTerms } from "./stemmed-terms.js";
+import { stemmedTerms } from "../language/stemmed-terms.js";
 import { spokenText } from "../model/spoken-text.js";
 
 /** How many content words a report shares with a plan, besides a place or name, to tell of it. */

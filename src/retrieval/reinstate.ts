@@ -3,7 +3,7 @@ import { isReliable, type RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
 import { asksQuestion } from "./asks-question.js";
 import { matchContext } from "./context-match.js";
-import { stemmedTerms } from "./stemmed-terms.js";
+import { stemmedTerms } from "../language/stemmed-terms.js";
 import { spokenText } from "../model/spoken-text.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 

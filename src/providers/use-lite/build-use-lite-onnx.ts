@@ -7,7 +7,7 @@ const { onnx } = onnxProto;
  * USE-lite's tfjs graph, rebuilt as an ONNX graph over the same weights, so
  * that onnxruntime's native kernels can run it (on this machine's AVX-512,
  * 5× the texts per second of tfjs' WASM kernels on LoCoMo turns, 7.6× on
- * LongMemEval's long ones: bench/use-lite-runtimes.ts).
+ * LongMemEval's long ones: src/bench/timings/use-lite-runtimes.ts).
  *
  * The tfjs graph (model.json, 317 nodes) is a two-layer "Kona" Transformer:
  * sparse token ids → embeddings (8,002 × 256) plus a sinusoidal timing signal

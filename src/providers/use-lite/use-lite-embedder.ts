@@ -13,7 +13,7 @@ import { USE_LITE_RUNTIMES, type UseLiteChunkRunner, type UseLiteRuntime } from 
  *
  * Two runtimes compute the same vectors: "onnx" (default: the graph rebuilt
  * for onnxruntime-node's native kernels) and "tfjs" (the package's graph on
- * tfjs' WASM backend, 5–8× slower here: bench/use-lite-runtimes.ts). The id
+ * tfjs' WASM backend, 5–8× slower here: src/bench/timings/use-lite-runtimes.ts). The id
  * names the model, not the runtime: a store written through one is read
  * through the other.
  */
