@@ -40,8 +40,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
       if (await keylessIsLocal()) return LOCAL_PRINCIPAL;
       throw unauthorized("no API key given", "send the header Authorization: Bearer rm_... (create a key with `ramem keys create`)");
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthorized("the Authorization header is not `Bearer <key>`", "send the header Authorization: Bearer rm_...");
+    // `Token` is Mem0's scheme (its MemoryClient sends `Token <key>`): the same ramem key either way, so Mem0's clients work unchanged.
+    const match = /^(?:Bearer|Token)\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized("the Authorization header is not `Bearer <key>` (or Mem0's `Token <key>`)", "send the header Authorization: Bearer rm_...");
     const record = await options.keys.findActiveKey(hashSecret(match[1]!));
     if (!record) throw unauthorized("unknown or revoked API key", "check the key, or create a new one with `ramem keys create`");
     return { keyId: record.id, keyName: record.name, role: record.role, namespaces: Object.freeze([...record.namespaces]) };

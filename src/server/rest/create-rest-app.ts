@@ -15,6 +15,7 @@ import { registerNamespaceRoutes } from "./routes/namespace-routes.js";
 import { registerPortabilityRoutes } from "./routes/portability-routes.js";
 import { registerRecallRoutes } from "./routes/recall-routes.js";
 import { registerSessionRoutes } from "./routes/session-routes.js";
+import { createMem0App } from "../mem0-compat/create-mem0-app.js";
 
 export const API_VERSION = "1.0.0";
 
@@ -52,6 +53,9 @@ export function createRestApp(deps: RestDeps): RestApp {
     security: [{ apiKey: [] }],
   });
   registerHealthRoutes(app);
+  // Mem0's platform paths for Mem0's own MemoryClient (mem0-compat/README.md), mounted before the /v1/* middleware below:
+  // its handlers answer first, with their own auth and limits bound to its paths only; its routes join this OpenAPI document.
+  app.route("/", createMem0App(deps));
 
   const maxBody = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxImport = deps.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES;
