@@ -18,6 +18,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../cli/testing/run-cli.js";
+import { packRamem } from "./testing/pack-ramem.js";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
 const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_update_notifier: "false" } });
@@ -47,16 +48,14 @@ describe("the npm package installs clean", () => {
   let dir: string;
   let tarball: string;
   let files: string[];
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), "ramem-pack-"));
-    const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", dir], ROOT)) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    tarball = join(dir, packed!.filename);
-    files = packed!.files.map((f) => f.path);
+    ({ tarball, files } = await packRamem(dir));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("ships the library, its entries and the docs the README links to; no tests, test helpers, contract suites, bench code or source maps", () => {
-    for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/server/index.js", "dist/integrations/ai-sdk/index.d.ts", "dist/integrations/langchain/index.d.ts", "dist/cli/main.js", "README.md", "package.json"]) {
+    for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/server/index.js", "dist/integrations/ai-sdk/index.d.ts", "dist/integrations/langchain/index.d.ts", "dist/integrations/mem0/index.d.ts", "dist/integrations/langgraph/index.d.ts", "dist/cli/main.js", "cjs/require-error.cjs", "README.md", "package.json"]) {
       assert.ok(files.includes(entry), `ships ${entry}`);
     }
     // The inspector: its built page and bundle, not its sources.
@@ -85,12 +84,14 @@ describe("the npm package installs clean", () => {
 import { startServer } from "ramem/server";
 import { ramemMiddleware, rememberTool, recallTool, withRamem } from "ramem/ai-sdk";
 import { RamemRetriever, RamemChatMessageHistory } from "ramem/langchain";
+import { Memory as Mem0Memory } from "ramem/mem0";
+import { RamemStore } from "ramem/langgraph";
 export async function use(): Promise<number> {
   const memory: Memory = await openMemory({ db: ":memory:", embedder: "hash" });
   const messages: AddMessage[] = [{ role: "user", content: "hi" }];
   await memory.add(messages, { metadata: { a: 1 } });
   const hits: RecallHit[] = (await memory.recall("hi", { filter: { "metadata.a": { gte: 1 } }, minScore: 0.1 })).hits;
-  void [startServer, ramemMiddleware, rememberTool, recallTool, withRamem, RamemRetriever, RamemChatMessageHistory, parseFilter];
+  void [startServer, ramemMiddleware, rememberTool, recallTool, withRamem, RamemRetriever, RamemChatMessageHistory, parseFilter, Mem0Memory, RamemStore];
   return hits.length;
 }
 `,

@@ -3,6 +3,7 @@ import { RamemError } from "../../model/errors.js";
 import { planChunks } from "./plan-chunks.js";
 import { loadOnnxUseLite } from "./load-onnx-use-lite.js";
 import { loadTfjsUseLite } from "./load-tfjs-use-lite.js";
+import { onnxInstallFailure } from "./onnx-install-fix.js";
 import { USE_LITE_RUNTIMES, type UseLiteChunkRunner, type UseLiteRuntime } from "./use-lite-chunk-runner.js";
 
 /**
@@ -27,8 +28,9 @@ export interface UseLiteEmbedderOptions {
    * Default: RAMEM_USE_LITE_RUNTIME when set, else "onnx" — falling back to
    * "tfjs" (with a process warning) where onnxruntime-node cannot load: it
    * is an optional dependency, with binaries for Linux (glibc) x64/arm64,
-   * macOS arm64 and Windows x64/arm64 only. A runtime asked for by name is
-   * never swapped.
+   * macOS arm64 and Windows x64/arm64 only. Missing on one of those, it failed
+   * to install, and loading fails with EMBEDDER_LOAD naming the fix
+   * (onnx-install-fix.ts). A runtime asked for by name is never swapped.
    */
   runtime?: UseLiteRuntime;
 }
@@ -74,11 +76,16 @@ function loadRunner(runtime: UseLiteRuntime | undefined): Promise<UseLiteChunkRu
       runner = loadWithFallback(
         () => loadRunner("onnx"),
         () => loadRunner("tfjs"),
-        (cause) =>
+        (cause) => {
+          // Missing where it ships means its install failed (onnx-install-fix.ts): stop and name the
+          // one-line fix rather than run 2–8× slower; RAMEM_USE_LITE_RUNTIME=tfjs still opts into tfjs.
+          const failedInstall = onnxInstallFailure(cause);
+          if (failedInstall) throw failedInstall;
           process.emitWarning(`USE-lite runs on tfjs' WASM kernels (the same vectors, 5–8× slower): ${(cause as Error)?.message ?? String(cause)}`, {
             code: "RAMEM_USE_LITE_TFJS",
             detail: "set RAMEM_USE_LITE_RUNTIME=tfjs to choose it and silence this, or install onnxruntime-node 1.30.0 on a platform it ships for",
-          }),
+          });
+        },
       );
     // Let a later call retry instead of caching the failure forever.
     runner.catch(() => runners.delete(key));

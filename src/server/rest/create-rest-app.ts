@@ -43,7 +43,7 @@ export function createRestApp(deps: RestDeps): RestApp {
     scheme: "bearer",
     description: "An API key from `ramem keys create` (rm_...)",
   });
-  app.doc31("/openapi.json", {
+  const openApiConfig = {
     openapi: "3.1.0",
     info: {
       title: "ramem",
@@ -51,7 +51,11 @@ export function createRestApp(deps: RestDeps): RestApp {
       description: "Long-term memory for LLM agents: ingest conversations, recall evidence from the right episode. Errors are RFC 9457 problem details.",
     },
     security: [{ apiKey: [] }],
-  });
+  };
+  // Not app.doc31: the generator marks a path parameter `required: false` when its schema accepts null
+  // (z.coerce.number() does: Number(null) is 0), and OpenAPI requires `true` for every path parameter;
+  // validators and client generators reject the whole document over it (openapi.test.ts).
+  app.get("/openapi.json", (c) => c.json(requirePathParameters(app.getOpenAPI31Document(openApiConfig))));
   registerHealthRoutes(app);
   // Mem0's platform paths for Mem0's own MemoryClient (mem0-compat/README.md), mounted before the /v1/* middleware below:
   // its handlers answer first, with their own auth and limits bound to its paths only; its routes join this OpenAPI document.
@@ -153,4 +157,16 @@ function toProblem(err: Error, c: Context) {
   // A bug, not a user error: log it here, tell the caller nothing internal.
   console.error("ramem server: unhandled error", err);
   return problemOf(new RamemError("INTERNAL", "the server failed to handle this request", { hint: "see the server log; report it if it persists" }), path);
+}
+
+/** The document with every path parameter `required: true`, as OpenAPI demands (a path cannot lack one of its segments). */
+function requirePathParameters<D extends { paths?: Record<string, unknown> }>(document: D): D {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { parameters?: unknown }>)) {
+      for (const parameter of Array.isArray(operation?.parameters) ? operation.parameters : []) {
+        if ((parameter as { in?: unknown }).in === "path") (parameter as { required?: boolean }).required = true;
+      }
+    }
+  }
+  return document;
 }

@@ -16,15 +16,10 @@ import type { SqliteLexicalIndexes } from "./lexical-index.js";
 import type { SqliteHandle } from "./sqlite-handle.js";
 import type { NamespaceCaches } from "./namespace-cache.js";
 import { clampLimit, namespaceToken } from "./sqlite-rows.js";
+import { LEXICAL_INDEX_MIN_UNITS, LEXICAL_PRUNE_MIN_UNITS, toFtsQuery } from "./fts-query.js";
 
 /** sqlite-vec refuses a KNN `k` above this. */
 const VEC_MAX_K = 4096;
-
-/** Each term becomes a quoted FTS5 string, so user words never act as operators (AND, NEAR, column:). */
-export function toFtsQuery(terms: readonly string[]): string | null {
-  const parts = terms.map((t) => t.trim()).filter((t) => t.length > 0).map((t) => `"${t.replaceAll('"', '""')}"`);
-  return parts.length ? parts.join(" OR ") : null;
-}
 
 /**
  * The terms, matched in content and cue only, of the units of one namespace:
@@ -37,21 +32,6 @@ export function toFtsQuery(terms: readonly string[]): string | null {
 function namespaceFtsQuery(namespace: string, terms: string): string {
   return `ns_key : "${namespaceToken(namespace)}" AND {content cue} : (${terms})`;
 }
-
-/**
- * From this namespace size on, lexical search leaves out terms that bm25
- * weighs ~0 (informativeTerms): where their postings start to cost more than
- * the rest of a recall (measured on the scale bench: ~60 ms of a 10k
- * namespace's recall is its owner's name).
- */
-export const LEXICAL_PRUNE_MIN_UNITS = 5_000;
-
-/**
- * From this namespace size on, an unfiltered lexical search is ranked by the
- * in-memory index (lexical-index.ts: FTS5's bm25, the same order, without
- * FTS5's per-match cost); below, by FTS5 itself.
- */
-export const LEXICAL_INDEX_MIN_UNITS = 5_000;
 
 /** bm25 weights per column: content, cue, namespace (unindexed), ns_key. */
 const BM25 = "bm25(fts, 1.0, 0.5, 0.0, 0.0)";

@@ -40,10 +40,11 @@ import { SqliteLexicalIndexes } from "./lexical-index.js";
 import { SqliteHandle } from "./sqlite-handle.js";
 import { NamespaceCaches } from "./namespace-cache.js";
 import { SqliteWriter } from "./sqlite-writes.js";
-import { LEXICAL_INDEX_MIN_UNITS, SqliteSearch } from "./sqlite-search.js";
+import { SqliteSearch } from "./sqlite-search.js";
+import { LEXICAL_INDEX_MIN_UNITS } from "./fts-query.js";
 import { clampLimit, toStoredSession, toUnit, unitWhere, type SessionRow, type UnitRow } from "./sqlite-rows.js";
 
-export { LEXICAL_INDEX_MIN_UNITS, LEXICAL_PRUNE_MIN_UNITS, toFtsQuery } from "./sqlite-search.js";
+export { LEXICAL_INDEX_MIN_UNITS, LEXICAL_PRUNE_MIN_UNITS, toFtsQuery } from "./fts-query.js";
 export { namespaceToken } from "./sqlite-rows.js";
 
 export interface SqliteStoreOptions {
