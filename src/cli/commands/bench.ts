@@ -25,6 +25,7 @@ import { parsePositiveInt, runAction } from "../shared.js";
 import { cliOut } from "../io.js";
 import { benchScaleCommand } from "./bench-scale.js";
 import { benchIngestCommand } from "./bench-ingest.js";
+import { benchReliabilityCommand } from "./bench-reliability.js";
 
 interface BenchCliOptions {
   data: string;
@@ -343,5 +344,6 @@ export function benchCommand(): Command {
   );
   bench.addCommand(benchScaleCommand());
   bench.addCommand(benchIngestCommand());
+  bench.addCommand(benchReliabilityCommand());
   return bench;
 }

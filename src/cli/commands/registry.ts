@@ -23,7 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "recall", args: "<query>", summary: "Recall the memory units that best answer a query, with their episodic context and why", load: async () => (await import("./recall.js")).recallCommand() },
   { name: "ask", args: "<question>", summary: "Recall, then answer with the configured LLM (or print the evidence pack)", load: async () => (await import("./ask.js")).askCommand() },
   { name: "stats", args: "", summary: "What the store holds, per namespace", load: async () => (await import("./stats.js")).statsCommand() },
-  { name: "bench", args: "", summary: "Reproducible benchmarks (LoCoMo, LongMemEval, latency, scale); from a source checkout", load: loadBench },
+  { name: "bench", args: "", summary: "Reproducible benchmarks (LoCoMo, LongMemEval, latency, scale, reliability); from a source checkout", load: loadBench },
   { name: "mcp", args: "", summary: "Serve the store to an agent over MCP on stdio", load: async () => (await import("./mcp.js")).mcpCommand() },
   { name: "serve", args: "", summary: "Serve the REST API, MCP over HTTP and the inspector web UI at /ui", load: async () => (await import("./serve.js")).serveCommand() },
   { name: "ui", args: "", summary: "Serve the inspector web UI (and the API it reads) and print its URL", load: async () => (await import("./serve.js")).serveCommand("ui") },
