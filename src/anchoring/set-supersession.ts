@@ -44,6 +44,8 @@ export function setSupersession(store: MemoryStore, namespace: string, unitId: s
     if (!session) throw notFound(namespace, unitId, "id");
     const updated: MemoryUnit = { ...unit, supersession: { supersededBy: by, at: change.at } };
     const stored = (await store.getUnitEmbeddings(namespace, [unitId])).get(unitId);
+    // Forgotten by another writer since it was read: not found, as a read after the forget says.
+    if (!stored && (await store.getUnits(namespace, [unitId])).length === 0) throw notFound(namespace, unitId, "id");
     if (!stored) throw new RamemError("NO_VECTOR", `unit ${echoValue(unitId)} has no stored vector`, { where: "id", hint: "re-ingest or reanchor its session; nothing was changed" });
     const hash = createHash("sha256").update(session.contentHash).update(`\u0000supersede\u0000${unitId}\u0000${by ?? ""}`).digest("hex");
     await store.updateUnits(namespace, sessionId, hash, [{ unit: updated, embedding: stored }], { expectedHash: session.contentHash, change });
