@@ -65,7 +65,7 @@ export { runRecall, CONTENT_ONLY, RAMEM, type RecallSwitches, type RecallRequest
 export { reinstate } from "./retrieval/reinstate.js";
 export { induceFrame, type InductionContext } from "./induction/induce-frame.js";
 export { renderEvidence, EVIDENCE_OPEN, EVIDENCE_CLOSE, type EvidencePack } from "./synthesis/render-evidence.js";
-export { escapeStoredText } from "./synthesis/escape-stored-text.js";
+export { escapeStoredText } from "./language/escape-stored-text.js";
 export { answerFromEvidence } from "./synthesis/answer.js";
 export { askMemory, type AskResult } from "./synthesis/ask.js";
 export { createLlmAnchorer } from "./anchoring/llm-anchorer.js";

@@ -3,7 +3,7 @@ import type { RecallHit } from "../model/recall.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
 import type { AskResult } from "../synthesis/ask.js";
-import { escapeStoredText as esc } from "../synthesis/escape-stored-text.js";
+import { escapeStoredText as esc } from "../language/escape-stored-text.js";
 
 /**
  * Human output for one recalled unit: content, then its episodic coordinates.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { LanguageModel } from "../providers/language-model.js";
 import { isFrameActive, isReliable, TimeRelation, type NamesCondition, type RecallFrame, type TimeCondition } from "../model/recall-frame.js";
 import { describeInterval, Granularity, intervalsOverlap, TimeInterval } from "../model/time.js";
+import { escapeStoredText } from "../language/escape-stored-text.js";
 
 /**
  * A condition the model grounded: trusted enough to activate a frame, below
@@ -62,11 +63,13 @@ Only ground a time the question states or implies ("last summer", "the week befo
  */
 export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx: FrameRefinementContext): Promise<FrameRefinement> {
   const usage = { calls: 1, promptTokens: 0, completionTokens: 0 };
+  // Speaker names are stored text: escaped like the evidence pack, so a name cannot start a line of its own or close a block.
+  const shown = ctx.knownPeople.map(escapeStoredText);
   const user = [
     `Question: ${query}`,
     `Question date: ${ctx.questionDate ?? "unknown"}`,
     `Conversation history: ${ctx.history ? `${ctx.history.start} to ${ctx.history.end}` : "empty"}`,
-    `Known people: ${ctx.knownPeople.join(", ") || "none"}`,
+    `Known people: ${shown.join(", ") || "none"}`,
   ].join("\n");
   let parsed: z.infer<typeof LlmFrame>;
   try {
@@ -108,7 +111,8 @@ export async function refineFrameWithLlm(query: string, frame: RecallFrame, ctx:
 
   let participants: NamesCondition | null = frame.participants;
   if (!isReliable(frame.participants) && parsed.participants?.length) {
-    const known = new Map(ctx.knownPeople.map((p) => [p.toLowerCase(), p]));
+    // The model saw the escaped names and answers with them: both spellings lead back to the stored name.
+    const known = new Map([...ctx.knownPeople.map((p, i) => [shown[i]!.toLowerCase(), p] as const), ...ctx.knownPeople.map((p) => [p.toLowerCase(), p] as const)]);
     const names = [...new Set(parsed.participants.map((p) => known.get(p.trim().toLowerCase())).filter((p): p is string => p !== undefined))];
     const unknown = parsed.participants.filter((p) => !known.has(p.trim().toLowerCase()));
     if (unknown.length) notes.push(`LLM people not in this memory ignored: ${unknown.join(", ")}`);

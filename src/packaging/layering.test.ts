@@ -5,8 +5,8 @@
 // pre-processor, so comments and strings are ignored) are resolved, and each
 // file and each target is given its layer:
 //
-//   faces   4  cli/ server/ integrations/ bench/
-//   facade  3  memory.ts open-memory.ts index.ts
+//   faces   4  cli/ server/ integrations/ bench/ packaging/ (the package as a user installs it)
+//   facade  3  memory.ts open-memory.ts open-memory-names.ts index.ts
 //   stages  2  anchoring/ (1) < induction/ (2) < retrieval/ (3) < synthesis/ (4); portability/ beside them
 //   shared  1  language/ store/ providers/ formats/ util/ testing/
 //   model   0  model/
@@ -43,12 +43,12 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 type Layer = "faces" | "facade" | "stages" | "shared" | "model";
 const RANK: Record<Layer, number> = { model: 0, shared: 1, stages: 2, facade: 3, faces: 4 };
 const FOLDERS: Record<string, Layer> = {
-  cli: "faces", server: "faces", integrations: "faces", bench: "faces",
+  cli: "faces", server: "faces", integrations: "faces", bench: "faces", packaging: "faces",
   anchoring: "stages", induction: "stages", retrieval: "stages", synthesis: "stages", portability: "stages",
   language: "shared", store: "shared", providers: "shared", formats: "shared", util: "shared", testing: "shared",
   model: "model",
 };
-const FACADE_FILES = new Set(["memory", "open-memory", "index"]);
+const FACADE_FILES = new Set(["memory", "open-memory", "open-memory-names", "index"]);
 /** Pipeline order of the stages; portability/ has none (beside them). */
 const STAGE_ORDER: Record<string, number> = { anchoring: 1, induction: 2, retrieval: 3, synthesis: 4 };
 const CONCRETE = [/^store\/(sqlite|postgres)\//, /^store\/open-[^/]*$/, /^providers\/(use-lite|openai-compatible)\//, /^providers\/hash-embedder$/];

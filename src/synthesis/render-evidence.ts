@@ -1,7 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { describeInterval } from "../model/time.js";
 import { countTokens } from "../language/count-tokens.js";
-import { escapeStoredText as esc } from "./escape-stored-text.js";
+import { defuseJoinedDelimiters, escapeStoredText as esc } from "../language/escape-stored-text.js";
 import { verbatimText } from "./verbatim-text.js";
 
 export const EVIDENCE_OPEN = "<memories>";
@@ -91,13 +91,13 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
       lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${esc(said)}`);
     }
   }
-  lines.push(EVIDENCE_CLOSE);
-  return lines.join("\n");
+  // Every line but the delimiters once more as a whole: escaped fields side by side must not read as one together.
+  return [EVIDENCE_OPEN, ...lines.slice(1).map(defuseJoinedDelimiters), EVIDENCE_CLOSE].join("\n");
 }
 
 function renderPlain(units: readonly MemoryUnit[]): string {
   // The SimpleMem-style list: self-contained restatements, no coordinates, no verbatim turns.
-  return [EVIDENCE_OPEN, ...units.map((u, i) => `[${i + 1}] ${esc(u.content)}`), EVIDENCE_CLOSE].join("\n");
+  return [EVIDENCE_OPEN, ...units.map((u, i) => defuseJoinedDelimiters(`[${i + 1}] ${esc(u.content)}`)), EVIDENCE_CLOSE].join("\n");
 }
 
 /** The day is what temporal questions need; the clock time costs tokens and rarely matters. */

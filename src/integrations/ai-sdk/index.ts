@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Memory } from "../../memory.js";
 import type { FilterInput } from "../../model/memory-filter.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
+import { escapeStoredText } from "../../language/escape-stored-text.js";
 
 export interface RamemToolOptions {
   /** The namespace the tools read and write (default: the Memory's default namespace). */
@@ -49,9 +50,10 @@ export function recallTool(memory: Memory, options: RamemToolOptions & { k?: num
         ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
         ...(questionDate ? { questionDate } : {}),
       });
+      // A tool's result goes straight back to the model: the session id is stored text, escaped like the pack; unit ids are ramem's own.
       return {
         evidence: renderEvidence(hits.map((h) => h.unit)).text,
-        memories: hits.map((h) => ({ unitId: h.unit.id, score: h.score, sessionId: h.unit.context.session.sessionId, sessionStart: h.unit.context.session.start })),
+        memories: hits.map((h) => ({ unitId: h.unit.id, score: h.score, sessionId: escapeStoredText(h.unit.context.session.sessionId), sessionStart: h.unit.context.session.start })),
       };
     },
   });

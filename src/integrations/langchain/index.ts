@@ -13,6 +13,7 @@ import type { FilterInput } from "../../model/memory-filter.js";
 import type { RecallHit } from "../../model/recall.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import type { TurnRole } from "../../model/conversation.js";
+import { escapeStoredText } from "../../language/escape-stored-text.js";
 
 export interface RamemRetrieverInput extends BaseRetrieverInput {
   memory: Memory;
@@ -46,11 +47,17 @@ export interface RamemDocumentMetadata {
   [key: string]: unknown;
 }
 
+/**
+ * `pageContent` is what chains put into a prompt, so it is escaped like the
+ * evidence pack (one line, nothing that reads as `<memories>`). `metadata`
+ * stays as stored: it is for programs (filters, ids to pass back); a chain
+ * that formats metadata into a prompt should run it through escapeStoredText.
+ */
 export function hitToDocument(hit: RecallHit): Document<RamemDocumentMetadata> {
   const { unit } = hit;
   const c = unit.context;
   return new Document<RamemDocumentMetadata>({
-    pageContent: unit.content,
+    pageContent: escapeStoredText(unit.content),
     id: unit.id,
     metadata: {
       unitId: unit.id,

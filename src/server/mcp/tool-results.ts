@@ -5,7 +5,7 @@ import type { RecallHit } from "../../model/recall.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
 import { describeInterval } from "../../model/time.js";
 import { RamemError } from "../../model/errors.js";
-import { escapeStoredText as esc } from "../../synthesis/escape-stored-text.js";
+import { escapeStoredText as esc } from "../../language/escape-stored-text.js";
 import type { RecalledMemory } from "./tool-schemas.js";
 import type { AskResult } from "../../synthesis/ask.js";
 
@@ -36,48 +36,67 @@ export function errorText(message: string, hint?: string): CallToolResult {
   return { content: [{ type: "text", text: hint ? `${message}\nhint: ${hint}` : message }], isError: true };
 }
 
+/**
+ * One recalled memory as `structuredContent` carries it. MCP is a face a
+ * model reads, and clients hand structured content to their model as they
+ * hand it the text, so every free-text field is escaped like the evidence
+ * pack (content, verbatim, session.id, participants, location, reasons).
+ * `unitId` and `provenance` stay exact: they are the ids a caller passes
+ * back (forget, update, remember's sessionId), and escaping could change
+ * them (README › Which fields are safe for a model).
+ */
 export function recalledMemory(hit: RecallHit): RecalledMemory {
   const { unit } = hit;
   const c = unit.context;
   return {
     rank: hit.rank,
     unitId: unit.id,
-    content: unit.content,
-    verbatim: verbatimText(unit),
+    content: esc(unit.content),
+    verbatim: esc(verbatimText(unit)),
     role: c.role ?? null,
-    session: { id: c.session.sessionId, start: c.session.start, end: c.session.end },
+    session: { id: esc(c.session.sessionId), start: c.session.start, end: c.session.end },
     eventTime: c.eventTime ? { start: c.eventTime.start, end: c.eventTime.end, granularity: c.eventTime.granularity } : null,
-    participants: [...c.participants],
-    location: c.location,
+    participants: c.participants.map(esc),
+    location: c.location === null ? null : esc(c.location),
     provenance: { sessionId: unit.provenance.sessionId, turnIds: [...unit.provenance.turnIds] },
     score: hit.score,
-    reasons: [...hit.reasons],
+    reasons: hit.reasons.map(esc),
   };
 }
 
+/** The recall frame in `structuredContent`: its words come from the query, stored names and the LLM, so every string is escaped. */
 export function frameSummary(frame: RecallFrame) {
+  const orNull = (s: string | null | undefined) => (s === null || s === undefined ? null : esc(s));
   return {
     active: frame.active,
-    need: frame.need,
+    need: esc(frame.need),
     time: frame.time
       ? {
           relation: frame.time.relation,
           window: { start: frame.time.window.start, end: frame.time.window.end, granularity: frame.time.window.granularity },
-          evidence: frame.time.evidence,
+          evidence: esc(frame.time.evidence),
           confidence: frame.time.confidence,
         }
       : null,
-    participants: frame.participants ? [...frame.participants.names] : null,
-    location: frame.location ? [...frame.location.names] : null,
+    participants: frame.participants ? frame.participants.names.map(esc) : null,
+    location: frame.location ? frame.location.names.map(esc) : null,
     role: frame.role?.role ?? null,
     asksFor: frame.asksFor,
-    aggregates: frame.aggregates?.evidence ?? null,
-    currentState: frame.currentState?.evidence ?? null,
-    stateSlot: frame.stateSlot ? [...frame.stateSlot.slots] : null,
+    aggregates: orNull(frame.aggregates?.evidence),
+    currentState: orNull(frame.currentState?.evidence),
+    stateSlot: frame.stateSlot ? frame.stateSlot.slots.map(esc) : null,
     occurrence: frame.occurrence
-      ? { event: frame.occurrence.event, ordinal: frame.occurrence.ordinal, ...(frame.occurrence.position ? { position: frame.occurrence.position } : {}), ...(frame.occurrence.anchor ? { anchor: frame.occurrence.anchor } : {}), episode: frame.occurrence.episodeId, occurrences: frame.occurrence.occurrences.length, confidence: frame.occurrence.confidence }
+      ? {
+          event: esc(frame.occurrence.event),
+          ordinal: frame.occurrence.ordinal,
+          ...(frame.occurrence.position ? { position: frame.occurrence.position } : {}),
+          ...(frame.occurrence.anchor ? { anchor: esc(frame.occurrence.anchor) } : {}),
+          episode: orNull(frame.occurrence.episodeId),
+          occurrences: frame.occurrence.occurrences.length,
+          confidence: frame.occurrence.confidence,
+        }
       : null,
-    notes: [...frame.notes],
+    notes: frame.notes.map(esc),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { authorize } from "../../auth/middleware.js";
 import { CONTENT_ONLY } from "../../../retrieval/recall-pipeline.js";
+import { escapeStoredText } from "../../../language/escape-stored-text.js";
 import type { RestApp, RestDeps } from "../rest-deps.js";
 import { AUTHED, problems } from "../responses.js";
 import { AskInput, AskResult, NamespaceParam, RecallInput, RecallResult } from "../schemas.js";
@@ -44,7 +45,10 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
       ...(body.contentOnly ? { switches: CONTENT_ONLY } : {}),
       ...(body.llmFrame ? { llmFrame: true } : {}),
     });
-    return c.json({ namespace: ns, query: body.query, frame, ...(frameRefinement ? { frameRefinement } : {}), hits }, 200);
+    // Structured fields stay as stored, for programs; the notes and the warning are sentences for a reader (a model, often) and quote stored names and the model's own words, so they are escaped like the evidence pack.
+    const shownFrame = frame ? { ...frame, notes: frame.notes.map(escapeStoredText) } : frame;
+    const refinement = frameRefinement ? { ...frameRefinement, ...(frameRefinement.warning !== undefined ? { warning: escapeStoredText(frameRefinement.warning) } : {}) } : undefined;
+    return c.json({ namespace: ns, query: body.query, frame: shownFrame, ...(refinement ? { frameRefinement: refinement } : {}), hits }, 200);
   });
 
   app.openapi(ask, async (c) => {
@@ -62,7 +66,8 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
       {
         namespace: ns,
         question: result.question,
-        answer: result.answer,
+        // The model read stored text and may repeat it: what it says is escaped like MCP's answer, for whoever reads it next.
+        answer: result.answer === null ? null : escapeStoredText(result.answer),
         llmConfigured: result.llmConfigured,
         ...(result.llmConfigured ? {} : { note: NO_LLM_NOTE }),
         cited: result.cited,
