@@ -9,6 +9,7 @@ import { Memory } from "./memory.js";
 import { openSqliteStore } from "./store/sqlite/sqlite-store.js";
 import { createHashEmbedder } from "./providers/hash-embedder.js";
 import { RamemError } from "./model/errors.js";
+import type { AddMessage } from "./formats/messages-to-turns.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,6 +81,26 @@ describe("Memory.add", () => {
     await assert.rejects(memory.add([{ role: "user", content: "x", metadata: { when: new Date() as never } }]), code("BAD_METADATA", /messages\[0\]|metadata/));
     await assert.rejects(memory.add([{ role: "user", content: "x" }], { namespace: "no spaces" }), code("BAD_NAMESPACE"));
     assert.equal((await memory.stats()).units, 0);
+  });
+
+  it("an error found when the turns are built names the message and field the caller sent, not the turn", async () => {
+    const memory = await open();
+    const long = "x".repeat(70_000);
+    const where = async (messages: readonly AddMessage[]) => {
+      const err = await memory.add(messages).then(() => assert.fail("stored"), (e: unknown) => e);
+      assert.ok(err instanceof RamemError && err.code === "BAD_INPUT", String(err));
+      assert.match(err.message, /70,\d{3} characters; the limit is 64,000/);
+      return err.where;
+    };
+    assert.equal(await where([{ role: "user", content: long }]), "messages[0] › content");
+    assert.equal(await where([{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "text", text: long }] }]), "messages[1] › content");
+    assert.equal(await where([{ role: "user", content: "hi" }, { speaker: "Ana", text: long }]), "messages[1] › text");
+    // Checked by the session schema rather than the turn builder: named by the message too.
+    await assert.rejects(memory.add([{ role: "user", content: "hi", name: "n".repeat(300) }]), code("BAD_INPUT", /^messages\[0\] › name$/));
+    // On an append to a stored session as well.
+    await memory.add([{ role: "user", content: "first" }], { now: T0 });
+    await assert.rejects(memory.add([{ role: "user", content: "ok" }, { role: "user", content: long }], { now: minutes(1) }), code("BAD_INPUT", /^messages\[1\] › content$/));
+    assert.equal((await memory.stats()).units, 1);
   });
 });
 

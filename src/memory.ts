@@ -22,13 +22,15 @@ import { importNamespace, type ImportReport } from "./portability/import-namespa
 import { KeyedLock } from "./util/keyed-lock.js";
 import { updateUnit } from "./anchoring/update-unit.js";
 import { chooseSession, DEFAULT_IDLE_MINUTES } from "./anchoring/choose-session.js";
-import { DEFAULT_SPEAKER_NAMES, messagesToTurns, type AddMessage, type SpeakerNames } from "./formats/messages-to-turns.js";
+import { DEFAULT_SPEAKER_NAMES, locateInMessages, messagesToTurns, type AddMessage, type SpeakerNames } from "./formats/messages-to-turns.js";
 import { NamespaceName, SessionId, type TurnRole } from "./model/conversation.js";
 import { parseFilter, andFilters, type FilterInput, type FilterNode } from "./model/memory-filter.js";
 import { changeStamp, type UnitHistoryEvent } from "./model/unit-history.js";
 import type { Metadata } from "./model/metadata.js";
 import { describeValue, echoValue } from "./model/echo-value.js";
 import { checkArgs, checkOptions, type ArgKind } from "./model/check-args.js";
+import { checkNamespace } from "./model/check-namespace.js";
+import { decodeCursor, nextCursorAfter } from "./model/page-cursor.js";
 
 export interface MemoryOptions {
   store: MemoryStore;
@@ -185,7 +187,10 @@ export class Memory {
         this,
         { namespace, sessionId: chosen.sessionId, turns: withMetadata, ...(options.metadata ? { metadata: options.metadata } : {}) },
         { now, change: changeStamp(options.actor, now) },
-      );
+      ).catch((err: unknown) => {
+        // appendTurns names the turns it checks; the caller sent messages.
+        throw locateInMessages(err, messages);
+      });
       return { ...report, sessionChoice: chosen.choice };
     });
   }
@@ -217,8 +222,7 @@ export class Memory {
     const where = options.filter === undefined ? undefined : parseFilter(options.filter);
     const narrow = where ? { where } : {};
     const [memories, total] = await Promise.all([this.store.listUnits(namespace, { ...narrow, limit, offset }), this.store.countUnits(namespace, narrow)]);
-    const next = offset + memories.length;
-    return { memories, total, nextCursor: next < total && memories.length > 0 ? encodeCursor(next) : null };
+    return { memories, total, nextCursor: nextCursorAfter(offset, memories.length, total) };
   }
 
   /**
@@ -471,15 +475,8 @@ export class Memory {
   }
 }
 
-/** A namespace name as every face accepts it, else BAD_NAMESPACE (a typo is an error, not an empty result). */
-export function checkNamespace(namespace: unknown): string {
-  const r = NamespaceName.safeParse(namespace);
-  if (r.success) return r.data;
-  throw new RamemError("BAD_NAMESPACE", `${typeof namespace === "string" ? echoValue(namespace) : describeValue(namespace)} is not a namespace name: ${r.error.issues[0]?.message ?? "invalid"}`, {
-    where: "namespace",
-    hint: "a namespace is 1 to 128 letters, digits and . _ : - starting with a letter or digit",
-  });
-}
+/** A namespace name as every face accepts it, else BAD_NAMESPACE: model/check-namespace.ts. */
+export { checkNamespace };
 
 /** The options every read and write takes (checked with checkOptions: plain JavaScript callers pass anything). */
 const READ_OPTIONS: Readonly<Record<string, ArgKind>> = { namespace: "string?" };
@@ -490,20 +487,6 @@ const FORGET_OPTIONS: Readonly<Record<string, ArgKind>> = { namespace: "string?"
 function checkSessionId(id: string, where: string): void {
   const r = SessionId.safeParse(id);
   if (!r.success) throw new RamemError("BAD_SESSION_ID", `${echoValue(id)} is not a session id: ${r.error.issues[0]?.message ?? "invalid"}`, { where, hint: "a session id is 1 to 200 characters, not only dots; nothing was stored" });
-}
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
-}
-
-function decodeCursor(cursor: string): number {
-  try {
-    const o = (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o?: unknown }).o;
-    if (typeof o === "number" && Number.isInteger(o) && o >= 0) return o;
-  } catch {
-    // fall through to the error
-  }
-  throw new RamemError("BAD_CURSOR", `${echoValue(String(cursor))} is not a cursor of getAll`, { where: "cursor", hint: "pass the nextCursor of the previous page, or leave cursor out for the first page" });
 }
 
 /** The namespace an export names in its header line, or "" when unreadable (importNamespace then reports why). */

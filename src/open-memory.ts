@@ -18,9 +18,8 @@ import type { Anchorer } from "./anchoring/anchorer.js";
 import { createLlmAnchorer } from "./anchoring/llm-anchorer.js";
 import { createRuleAnchorer } from "./anchoring/rule-anchorer.js";
 
-export type EmbedderName = "use-lite" | "hash" | "openai";
-export const EMBEDDER_NAMES: readonly EmbedderName[] = ["use-lite", "hash", "openai"];
-export const DEFAULT_DB_PATH = "ramem.db";
+import { DEFAULT_DB_PATH, EMBEDDER_NAMES, type EmbedderName } from "./open-memory-names.js";
+export { DEFAULT_DB_PATH, EMBEDDER_NAMES, type EmbedderName };
 
 export interface OpenMemoryOptions {
   /** SQLite file (default ./ramem.db). */

@@ -1,5 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { openMemory, EMBEDDER_NAMES, type AnchorerName, type EmbedderName } from "../open-memory.js";
+// Types only and the names: open-memory.js (every embedder and the anchorer) loads when a command opens a Memory.
+import type { AnchorerName } from "../open-memory.js";
+import { EMBEDDER_NAMES, type EmbedderName } from "../open-memory-names.js";
 import type { Memory } from "../memory.js";
 import { RamemError } from "../model/errors.js";
 import { openStore } from "../store/open-store.js";
@@ -35,6 +37,7 @@ export function addStoreOptions(cmd: Command, { json = true }: { json?: boolean 
 export async function openFromOptions(opts: CommonOptions, open: { mustExist?: boolean; anchorer?: AnchorerName; embedderThreads?: number; anchorerThreads?: number } = {}): Promise<Memory> {
   const store = await openStore(resolveStoreLocation(opts), open.mustExist ? { mustExist: true } : {});
   try {
+    const { openMemory } = await import("../open-memory.js");
     return await openMemory({
       store,
       ...(opts.embedder ? { embedder: opts.embedder } : {}),

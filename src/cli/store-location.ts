@@ -1,5 +1,5 @@
 import { RamemError } from "../model/errors.js";
-import { DEFAULT_DB_PATH } from "../open-memory.js";
+import { DEFAULT_DB_PATH } from "../open-memory-names.js";
 
 export interface StoreLocationOptions {
   /** `--db`, only when given on the command line. */

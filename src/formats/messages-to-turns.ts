@@ -134,3 +134,30 @@ function contentOf(raw: unknown, where: string): { text: string; attachments: Ar
   if (text === "" && attachments.length === 0) throw fail(where, "the message has no text part and no image or file", "give at least one text part");
   return { text, attachments };
 }
+
+/** Turn fields under the name an ecosystem message gives them; ramem's own {speaker, text} keeps its names. */
+const AGENT_FIELD: Readonly<Record<string, string>> = { text: "content", attachments: "content", speaker: "name", time: "createdAt" };
+
+/**
+ * The same error located in what the caller sent. `add` checks its turns with
+ * the session builder, which names them `turns[0] › text` or `session s-… ›
+ * turn 1 › text`; the caller passed `messages`, whose i-th entry is the i-th
+ * turn, and an ecosystem message calls the text `content`. Errors located
+ * elsewhere are returned as they are.
+ */
+export function locateInMessages(err: unknown, messages: readonly unknown[]): unknown {
+  if (!(err instanceof RamemError) || err.where === undefined) return err;
+  const m = /^turns\[(\d+)\](?: › (.*))?$/s.exec(err.where) ?? /^session \S+ › turn (\d+)(?: › (.*))?$/s.exec(err.where);
+  if (!m) return err;
+  // "turn N" counts from 1 (it is the Nth turn of this call); turns[i] from 0.
+  const index = err.where.startsWith("turns[") ? Number(m[1]) : Number(m[1]) - 1;
+  const message = messages[index];
+  if (message === undefined) return err;
+  const isAgent = typeof message === "object" && message !== null && "role" in message && "content" in message;
+  const [field, ...rest] = m[2] === undefined ? [] : m[2].split(" › ");
+  const callerField = field === undefined ? undefined : isAgent ? (AGENT_FIELD[field] ?? field) : field;
+  // Inside content the turn's attachment numbering is not the caller's part numbering, so stop at content.
+  const tail = callerField === "content" ? [] : rest;
+  const where = [`messages[${index}]`, ...(callerField === undefined ? [] : [callerField]), ...tail].join(" › ");
+  return new RamemError(err.code, err.message, { where, ...(err.hint !== undefined ? { hint: err.hint } : {}), cause: err });
+}

@@ -9,7 +9,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ROOT, runCli } from "../testing/run-cli.js";
 import { LOCAL_PRINCIPAL } from "../../server/auth/principal.js";
 import { RamemError } from "../../model/errors.js";
-import { principalFor } from "./mcp.js";
+import { mcpCommand, principalFor } from "./mcp.js";
+import { connect, withMemory } from "../../server/mcp/testing/mcp-fixtures.js";
 import { spawn } from "node:child_process";
 import { openMemory } from "../../open-memory.js";
 
@@ -98,6 +99,22 @@ describe("ramem mcp (stdio)", () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /"mcpServers"[\s\S]*"command": "npx"[\s\S]*"args": \["ramem", "mcp", "--db"/);
     assert.doesNotMatch(help.stdout, /--json/, "stdout is the protocol: there is no other output to format");
+  });
+
+  it("--help names every tool the server serves", async () => {
+    let served: string[] = [];
+    await withMemory(async (memory) => {
+      const mcp = await connect(memory, LOCAL_PRINCIPAL);
+      try {
+        served = (await mcp.client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await mcp.close();
+      }
+    });
+    assert.ok(served.length >= 5);
+    // Commander wraps the description, so compare words rather than one line.
+    const words = new Set(mcpCommand().helpInformation().split(/[\s,.:()]+/));
+    for (const name of served) assert.ok(words.has(name), `help names the ${name} tool`);
   });
 
   it("--json is refused as a usage error rather than silently ignored", async () => {

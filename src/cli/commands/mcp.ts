@@ -7,6 +7,7 @@ import { checkNamespace } from "../../formats/shared.js";
 import { guardToolCalls } from "../../server/mcp/guard-tool-calls.js";
 import { utf8LinesOnly } from "../utf8-lines.js";
 import { cliErr } from "../io.js";
+import { MCP_TOOL_NAMES } from "../../server/mcp/tool-schemas.js";
 
 interface McpCliOptions extends Omit<CommonOptions, "namespace"> {
   namespace?: string[];
@@ -32,7 +33,8 @@ export function mcpCommand(): Command {
   return addStoreOptions(
     new Command("mcp")
       .description(
-        "Serve memory to an MCP client over stdio: tools remember, recall, ask and forget. stdout carries the protocol; logs go to stderr. " +
+        // The names come from the list the server is tested against, so the help cannot fall behind a new tool.
+        `Serve memory to an MCP client over stdio: tools ${andList(MCP_TOOL_NAMES)}. stdout carries the protocol; logs go to stderr. ` +
           "(Over HTTP, with API keys, the same tools are at /mcp of `ramem serve`.)",
       )
       .option("--namespace <ns>", "only allow these namespaces (repeat the option or separate with commas); default: all", collectList)
@@ -96,6 +98,11 @@ MCP client configuration (Claude Desktop, Cursor, ... ; "mcpServers" in their JS
         cliErr(`ramem mcp: serving ${memory.store.location} over stdio (${scope}, role ${principal.role}; LLM ${memory.languageModel ? "configured" : "not configured"})\n`);
       }),
     );
+}
+
+/** "a, b and c", as the help sentence reads. */
+function andList(names: readonly string[]): string {
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 export function principalFor(opts: { namespace?: readonly string[] | undefined; readOnly?: boolean | undefined }): Principal {

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -16,7 +17,31 @@ test("ramem serve refuses 0.0.0.0 without keys, saying why and how", async () =>
     assert.equal(r.code, 2);
     assert.match(r.stderr, /refusing to listen on 0\.0\.0\.0/);
     assert.match(r.stderr, /ramem keys create/);
+    assert.ok(!existsSync(join(dir, "s.db")), "a refused start leaves no new database behind");
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("ramem serve on a port in use fails saying so and leaves no new database file behind; an existing one is kept", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ramem-serve-cli-"));
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+  try {
+    const port = String((busy.address() as AddressInfo).port);
+    const db = join(dir, "new.db");
+    const r = await runCli(["serve", "--db", db, "--embedder", "hash", "--port", port]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}`));
+    assert.match(r.stderr, /another process uses this port/);
+    assert.deepEqual(readdirSync(dir), [], "no database file (nor -wal, -shm, .ann) left behind");
+    // A store that was there before is the user's: it stays.
+    const kept = join(dir, "kept.db");
+    assert.equal((await runCli(["ingest", join(ROOT, "examples", "sample-conversation.json"), "--db", kept, "--embedder", "hash"])).code, 0);
+    assert.notEqual((await runCli(["serve", "--db", kept, "--embedder", "hash", "--port", port])).code, 0);
+    assert.ok(existsSync(kept));
+  } finally {
+    busy.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

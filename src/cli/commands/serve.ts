@@ -8,6 +8,23 @@ import { InvalidArgumentError } from "commander";
 import { waitForShutdown } from "../wait-for-shutdown.js";
 import { cliOut, cliErr } from "../io.js";
 import { resolve } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { isPostgresUrl } from "../../store/open-store.js";
+import { hasEverHeldKeys } from "../../server/auth/authenticate.js";
+
+/**
+ * The files opening `location` would create, or null when it names a store that exists (or is not a file).
+ * Only these may be removed again when the server never starts.
+ */
+function filesToCreate(location: string): string[] | null {
+  if (isPostgresUrl(location) || location === ":memory:" || existsSync(location)) return null;
+  // SQLite's side files, and the vector index folder when that is new too.
+  return [location, `${location}-wal`, `${location}-shm`, `${location}-journal`, ...(existsSync(`${location}.ann`) ? [] : [`${location}.ann`])];
+}
+
+function removeCreatedStore(files: string[] | null): void {
+  for (const file of files ?? []) rmSync(file, { recursive: true, force: true });
+}
 
 interface ServeOptions extends CommonOptions {
   host: string;
@@ -47,13 +64,22 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
       .option("--open-ui", "print the inspector's URL (/ui/) on a line of its own once listening (ramem ui does)"),
   ).action(async (opts: ServeOptions) =>
     runAction(opts.json, async () => {
-      const memory = await openFromOptions(opts);
+      const location = resolveStoreLocation(opts);
+      const created = filesToCreate(location);
+      let memory;
+      try {
+        memory = await openFromOptions(opts);
+      } catch (err) {
+        removeCreatedStore(created);
+        throw err;
+      }
       let keys;
       try {
         // Keys live where the memory does: the --store URL (postgres, with its password) or the --db file.
-        keys = await openApiKeyStore(resolveStoreLocation(opts));
+        keys = await openApiKeyStore(location);
       } catch (err) {
         await memory.close();
+        removeCreatedStore(created);
         throw err;
       }
       let server;
@@ -71,8 +97,13 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
           ...(opts.benchResults?.length ? { benchResults: opts.benchResults.map((f) => resolve(f)) } : {}),
         });
       } catch (err) {
+        // A server that never listened (port in use, refused host) leaves no store behind: a busy --port
+        // with a new --db must not leave an empty database to be found later. Only if it is still empty:
+        // another process may have started writing to the new file meanwhile.
+        const untouched = created !== null && (await memory.stats()).sessions === 0 && !(await hasEverHeldKeys(keys));
         await keys.close();
         await memory.close();
+        if (untouched) removeCreatedStore(created);
         throw err;
       }
       const line = { url: server.url, uiUrl: server.uiUrl, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };

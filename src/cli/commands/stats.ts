@@ -1,6 +1,9 @@
 import { Command } from "commander";
-import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, runAction, type CommonOptions } from "../shared.js";
 import { cliOut } from "../io.js";
+import { openStore } from "../../store/open-store.js";
+import { resolveStoreLocation } from "../store-location.js";
+import { checkNamespace } from "../../model/check-namespace.js";
 
 export function statsCommand(): Command {
   return addStoreOptions(
@@ -9,18 +12,20 @@ export function statsCommand(): Command {
       .option("--namespace <ns>", "only this namespace"),
   ).action(async (opts: CommonOptions) =>
     runAction(opts.json, async () => {
-      const memory = await openFromOptions({ ...opts, embedder: opts.embedder ?? "hash" }, { mustExist: true });
+      // Only the store: counting needs no embedder, anchorer or language model, and loading them was most of the command's time.
+      const namespace = opts.namespace === undefined ? undefined : checkNamespace(opts.namespace);
+      const store = await openStore(resolveStoreLocation(opts), { mustExist: true });
       try {
-        const stats = await memory.stats(opts.namespace);
-        const namespaces = opts.namespace ? [opts.namespace] : await memory.store.listNamespaces();
+        const stats = await store.stats(namespace);
+        const namespaces = namespace ? [namespace] : await store.listNamespaces();
         const perNamespace = [];
-        for (const ns of namespaces) perNamespace.push({ namespace: ns, ...(await memory.stats(ns)), range: await memory.store.historyRange(ns) });
+        for (const ns of namespaces) perNamespace.push({ namespace: ns, ...(await store.stats(ns)), range: await store.historyRange(ns) });
         if (opts.json) {
-          cliOut(`${JSON.stringify({ store: memory.store.location, ...stats, perNamespace })}\n`);
+          cliOut(`${JSON.stringify({ store: store.location, ...stats, perNamespace })}\n`);
           return;
         }
         cliOut(
-          `store: ${memory.store.location}\nembedder: ${stats.embedder ?? "(none yet)"}${stats.dimensions ? ` (${stats.dimensions}-d)` : ""}\n` +
+          `store: ${store.location}\nembedder: ${stats.embedder ?? "(none yet)"}${stats.dimensions ? ` (${stats.dimensions}-d)` : ""}\n` +
             `namespaces: ${stats.namespaces} · sessions: ${stats.sessions} · units: ${stats.units}\n`,
         );
         for (const n of perNamespace) {
@@ -28,7 +33,7 @@ export function statsCommand(): Command {
           cliOut(`  ${n.namespace.padEnd(24)} ${String(n.sessions).padStart(5)} sessions ${String(n.units).padStart(7)} units  ${range}\n`);
         }
       } finally {
-        await memory.close();
+        await store.close();
       }
     }),
   );

@@ -6,6 +6,7 @@ import { LOCAL_PRINCIPAL, type Principal } from "../auth/principal.js";
 import { startFakeOpenAIServer } from "../../testing/fake-openai-server.js";
 import { createOpenAICompatibleLanguageModel } from "../../providers/openai-compatible/index.js";
 import { NO_LLM_NOTICE } from "./create-mcp-server.js";
+import { MCP_TOOL_NAMES } from "./tool-schemas.js";
 import { CHAT, connect, NOW, snapshot, textOf, withMemory } from "./testing/mcp-fixtures.js";
 
 const ONLY_A: Principal = { keyId: "key_a", role: "admin", namespaces: ["ns-a"] };
@@ -19,6 +20,8 @@ describe("MCP tools (in-process client)", () => {
       try {
         const { tools } = await mcp.client.listTools();
         assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "forget", "recall", "remember", "update"]);
+        // The CLI help and the unknown-tool error read MCP_TOOL_NAMES: it must be the served list, in order.
+        assert.deepEqual(tools.map((t) => t.name), [...MCP_TOOL_NAMES]);
         for (const t of tools) {
           assert.ok(t.description && t.description.length > 80, `${t.name} explains itself`);
           assert.ok(t.inputSchema.properties && "namespace" in t.inputSchema.properties, `${t.name} takes a namespace`);

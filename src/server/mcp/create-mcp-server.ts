@@ -7,7 +7,7 @@ import { RamemError } from "../../model/errors.js";
 import { parseDate } from "../../formats/shared.js";
 import { EMPTY_FRAME } from "../../model/recall-frame.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
-import { escapeStoredText } from "../../synthesis/escape-stored-text.js";
+import { escapeStoredText } from "../../language/escape-stored-text.js";
 import { rememberTurns } from "./remember-turns.js";
 import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput, updateInput, updateOutput } from "./tool-schemas.js";
 import { actorOf } from "../auth/principal.js";
@@ -32,7 +32,7 @@ export const NO_LLM_NOTICE =
 const INSTRUCTIONS = `ramem is long-term memory. Call \`remember\` with the turns of a conversation worth keeping (pass the returned sessionId on later calls to add to the same conversation). Call \`recall\` before answering anything that depends on past conversations: it returns memories with their coordinates (session date, event time, participants, source turns) — prefer memories whose episode fits the question. \`ask\` answers a question from memory when the server has an LLM. \`forget\` deletes a memory, a session or a namespace; \`update\` corrects what a memory says. Every call names a namespace.`;
 
 /**
- * The MCP face of a Memory: four tools, each checked against the caller's
+ * The MCP face of a Memory: the tools of MCP_TOOL_NAMES, each checked against the caller's
  * principal first. One server serves one principal; over HTTP a fresh server
  * is made per request for the key that sent it.
  */
@@ -143,7 +143,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             namespace: args.namespace,
             question: args.question,
             llmConfigured: result.llmConfigured,
-            answer: result.answer,
+            // The model's answer read stored text and may repeat it: escaped like the text content's "Answer:".
+            answer: result.answer === null ? null : escapeStoredText(result.answer),
             cited: result.cited.map((c) => ({ rank: c.rank, unitId: c.unitId, turnIds: [...c.turnIds] })),
             evidence: result.evidence.text,
             memories,
@@ -206,7 +207,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       guarded(args.namespace, "write", async () => {
         const unit = await memory.update(args.id, { text: args.text }, { namespace: args.namespace, actor: actorOf(principal) });
         const text = `Updated memory ${JSON.stringify(unit.id)} in namespace ${JSON.stringify(args.namespace)}: ${escapeStoredText(unit.content)}`;
-        return { content: [{ type: "text", text }], structuredContent: { namespace: args.namespace, unitId: unit.id, content: unit.content, updatedAt: unit.updatedAt ?? null } };
+        return { content: [{ type: "text", text }], structuredContent: { namespace: args.namespace, unitId: unit.id, content: escapeStoredText(unit.content), updatedAt: unit.updatedAt ?? null } };
       }),
   );
 

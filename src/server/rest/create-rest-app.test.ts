@@ -136,6 +136,33 @@ describe("REST API: every endpoint", () => {
     for (const u of all) assert.ok(MemoryUnit.safeParse(u).success);
   });
 
+  it("GET memories pages with cursor and nextCursor, as the library's getAll does; offset still works; not both", async () => {
+    const all = (await t.call("GET", "/v1/namespaces/garden/memories", { key })).body;
+    assert.equal(all.nextCursor, null, "one page holds them all");
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await t.call("GET", `/v1/namespaces/garden/memories?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { key });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.total, all.total);
+      assert.equal(r.body.offset, seen.length);
+      seen.push(...r.body.memories.map((u: any) => u.id));
+      cursor = r.body.nextCursor;
+    } while (cursor !== null);
+    assert.deepEqual(seen, all.memories.map((u: any) => u.id));
+    // The library's cursors and REST's are the same: one from getAll pages REST.
+    const lib = await t.memory.getAll({ namespace: "garden", limit: 2 });
+    const next = await t.call("GET", `/v1/namespaces/garden/memories?limit=2&cursor=${lib.nextCursor}`, { key });
+    assert.deepEqual(next.body.memories.map((u: any) => u.id), seen.slice(2, 4));
+    const both = await t.call("GET", `/v1/namespaces/garden/memories?offset=0&cursor=${lib.nextCursor}`, { key });
+    assert.equal(both.status, 400);
+    assert.match(both.body.detail, /cursor or offset, not both/);
+    const bad = await t.call("GET", "/v1/namespaces/garden/memories?cursor=garbage", { key });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, "BAD_CURSOR");
+    assert.match(bad.body.detail, /^query\.cursor: /);
+  });
+
   it("GET one memory, GET sessions, GET stats, GET namespaces", async () => {
     const [first] = (await t.call("GET", "/v1/namespaces/garden/memories?limit=1", { key })).body.memories;
     const one = await t.call("GET", `/v1/namespaces/garden/memories/${first.id}`, { key });

@@ -62,6 +62,17 @@ describe("REST API: the inspector's routes", () => {
     assert.equal(r.body.evidence.text, ask.body.evidence.text);
     assert.deepEqual(r.body.evidence.unitIds, ask.body.evidence.unitIds);
     assert.equal(typeof r.body.tookMs, "number");
+    assert.equal(r.body.validAt, null);
+  });
+
+  it("POST …/recall/explain with validAt: recalled as of that instant (the same hits as POST …/recall with it), and echoed", async () => {
+    const json = { query: "What did Caroline get?", k: 3, validAt: "2023-05-08T12:00:00Z" };
+    const r = await t.call("POST", "/v1/namespaces/garden/recall/explain", { key: read, json });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.validAt, "2023-05-08T12:00:00.000Z");
+    const recall = await t.call("POST", "/v1/namespaces/garden/recall", { key: read, json });
+    const ids = (hits: Array<{ unit: { id: string }; reasons: string[] }>) => hits.map((h) => [h.unit.id, h.reasons.join("|")]);
+    assert.deepEqual(ids(r.body.hits), ids(recall.body.hits));
   });
 
   it("POST …/recall/explain: an inactive frame explains itself; bad input is a 400 naming the field; another namespace is a 403", async () => {

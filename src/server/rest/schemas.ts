@@ -206,7 +206,13 @@ export const ListQuery = z.strictObject({
   to: Iso.optional(),
   filter: z.string().max(16_000).optional().meta({ description: "A filter as JSON (the language of recall's filter), URL-encoded" }),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).default(0).meta({ description: "Units to skip (kept for older clients); cursor is the way to page. Not with cursor" }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "The nextCursor of the previous page (the library's getAll takes the same cursors); leave it out for the first page. Not with offset" }),
   validity: z
     .enum(["true", "false"])
     .optional()
@@ -219,7 +225,8 @@ export const MemoryList = z
     memories: z.array(MemoryUnit.meta({ id: "MemoryUnit" })),
     total: z.number().int().meta({ description: "Units the filters select, on every page" }),
     limit: z.number().int(),
-    offset: z.number().int(),
+    offset: z.number().int().meta({ description: "Units skipped before this page (from offset or cursor)" }),
+    nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last page" }),
   })
   .meta({ id: "MemoryList" });
 
@@ -279,6 +286,7 @@ export const ExplainResult = z
     namespace: z.string(),
     query: z.string(),
     questionDate: z.string().nullable(),
+    validAt: z.string().nullable().meta({ description: "The instant whose state was asked for (validAt of the request), or null" }),
     frame: RecallFrame.nullable(),
     conditions: z.array(FrameConditionExplained),
     cues: z.array(z.string()).meta({ description: "What the frame read that is no condition (answer kind, aggregation, current state), and its notes" }),

@@ -143,6 +143,7 @@ describeWithBrowser("the inspector in chromium", () => {
     await page.getByLabel("Search text").fill("necklace");
     await page.getByTestId("timeline-status").getByText("1 shown").waitFor();
     assert.equal(await page.locator("article").count(), 1);
+    assert.match(await page.locator(".session-row").first().innerText(), /\b1 unit$/, "the filtered session header counts one unit, singular");
     await page.getByLabel("Search text").fill("");
     await axe(page, "timeline");
     await shot(page, "timeline");
@@ -167,6 +168,14 @@ describeWithBrowser("the inspector in chromium", () => {
     assert.ok(permalink?.includes(encodeURIComponent(q).replace(/%20/g, "+")) || permalink?.includes(encodeURIComponent(q)), `permalink ${permalink} holds the query`);
     await axe(page, "recall debugger");
     await shot(page, "recall");
+    // validAt: in the address, in the form, sent to explain and echoed back.
+    await page.goto(`${t.server.uiUrl}#/namespaces/garden/recall?q=${encodeURIComponent(q)}&validAt=2023-05-08`);
+    await page.getByText("state valid at 8 May 2023").waitFor();
+    assert.equal(await page.getByLabel("Valid at (optional)").inputValue(), "2023-05-08");
+    await page.getByLabel("Valid at (optional)").fill("2023-06-01");
+    await page.getByRole("button", { name: "Recall" }).click();
+    await page.getByText("state valid at 1 Jun 2023").waitFor();
+    assert.match(page.url(), /validAt=2023-06-01/, "the permalink keeps it");
     await page.close();
   });
 

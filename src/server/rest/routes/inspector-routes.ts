@@ -78,7 +78,8 @@ export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
     const body = c.req.valid("json");
     const started = performance.now();
     const questionDate = body.questionDate ? new Date(body.questionDate).toISOString() : undefined;
-    const options = { namespace: ns, k: body.k, ...(questionDate ? { questionDate } : {}), ...(body.validAt ? { validAt: new Date(body.validAt).toISOString() } : {}) };
+    const validAt = body.validAt ? new Date(body.validAt).toISOString() : undefined;
+    const options = { namespace: ns, k: body.k, ...(questionDate ? { questionDate } : {}), ...(validAt ? { validAt } : {}) };
     // The same library call as POST …/recall, twice: full RaMem and the content-only baseline it is compared with.
     const full = await memory.recall(body.query, options);
     const contentOnly = await memory.recall(body.query, { ...options, switches: CONTENT_ONLY });
@@ -93,6 +94,7 @@ export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
         namespace: ns,
         query: body.query,
         questionDate: questionDate ?? null,
+        validAt: validAt ?? null,
         frame: full.frame,
         conditions,
         cues,

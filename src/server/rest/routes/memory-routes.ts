@@ -10,12 +10,13 @@ import { parseFilter } from "../../../model/memory-filter.js";
 import { parseJson } from "../../../formats/shared.js";
 import { echoValue } from "../../../model/echo-value.js";
 import { namespaceValidity } from "../../../anchoring/namespace-validity.js";
+import { decodeCursor, nextCursorAfter } from "../../../model/page-cursor.js";
 
 const listMemories = createRoute({
   method: "get",
   path: "/v1/namespaces/{ns}/memories",
   tags: ["memories"],
-  summary: "List memory units, filtered by session, participant and session time range, in conversation order. Needs read.",
+  summary: "List memory units, filtered by session, participant and session time range, in conversation order; page with cursor and nextCursor (offset still works). Needs read.",
   request: { params: NamespaceParam, query: ListQuery },
   responses: { 200: { description: "Units", content: { "application/json": { schema: MemoryList } } }, ...problems(...AUTHED, 404) },
 });
@@ -94,6 +95,11 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
       throw new RamemError("VALIDATION_FAILED", `query.to: ${q.to} is not after from ${q.from}`, { hint: "the range is [from, to): give a to later than from" });
     }
     const where = q.filter === undefined ? undefined : parseFilter(parseJson(q.filter, "query.filter"), "query.filter");
+    // offset has a default, so only the raw query says whether the caller also sent one.
+    if (q.cursor !== undefined && c.req.query("offset") !== undefined) {
+      throw new RamemError("VALIDATION_FAILED", "query.cursor: give cursor or offset, not both", { hint: "page with the nextCursor of the previous page alone" });
+    }
+    const offset = q.cursor === undefined ? q.offset : decodeCursor(q.cursor, "query.cursor");
     await requireKnownNamespace(memory, ns);
     // The namespace comes from the path only: no filter can widen it.
     const filter = {
@@ -103,11 +109,11 @@ export function registerMemoryRoutes(app: RestApp, deps: RestDeps): void {
       ...(q.to ? { to: q.to } : {}),
       ...(where ? { where } : {}),
     };
-    const [listed, total] = await Promise.all([memory.store.listUnits(ns, { ...filter, limit: q.limit, offset: q.offset }), memory.store.countUnits(ns, filter)]);
+    const [listed, total] = await Promise.all([memory.store.listUnits(ns, { ...filter, limit: q.limit, offset }), memory.store.countUnits(ns, filter)]);
     // Derived once per namespace and cached while its sessions are unchanged (namespaceValidity), as recall does.
     const validity = q.validity === "true" ? (await namespaceValidity(memory.store, ns, await memory.store.listSessions(ns))).validity : null;
     const memories = validity ? listed.map((u) => (validity.has(u.id) ? { ...u, validity: validity.get(u.id)! } : u)) : listed;
-    return c.json({ namespace: ns, memories, total, limit: q.limit, offset: q.offset }, 200);
+    return c.json({ namespace: ns, memories, total, limit: q.limit, offset, nextCursor: nextCursorAfter(offset, listed.length, total) }, 200);
   });
 
   app.openapi(getMemory, async (c) => {

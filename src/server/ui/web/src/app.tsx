@@ -97,7 +97,7 @@ function viewFor(route: Route, canWrite: boolean) {
     case "timeline":
       return <TimelineView ns={route.ns} canWrite={canWrite} />;
     case "recall":
-      return <RecallView ns={route.ns} q={route.q} date={route.date} timeoutMs={route.timeoutMs} />;
+      return <RecallView ns={route.ns} q={route.q} date={route.date} validAt={route.validAt} timeoutMs={route.timeoutMs} />;
     case "unit":
       return <UnitView ns={route.ns} unitId={route.unitId} canWrite={canWrite} />;
     case "bench":

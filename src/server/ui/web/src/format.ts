@@ -24,3 +24,8 @@ export function formatInterval(t: TimeInterval): string {
   if (t.granularity === "day" || t.granularity === "week") return `${formatDate(t.start, false)}${t.granularity === "week" ? " (week)" : ""}`;
   return formatSpan(t.start, t.end);
 }
+
+/** "1 unit", "2 units", "0 units": a count with its noun, singular only for exactly one. */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

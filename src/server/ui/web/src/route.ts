@@ -3,7 +3,7 @@
 export type Route =
   | { view: "namespaces" }
   | { view: "timeline"; ns: string }
-  | { view: "recall"; ns: string; q: string; date: string; timeoutMs: number | null }
+  | { view: "recall"; ns: string; q: string; date: string; validAt: string; timeoutMs: number | null }
   | { view: "unit"; ns: string; unitId: string }
   | { view: "bench" }
   | { view: "not-found"; hash: string };
@@ -21,7 +21,7 @@ export function parseRoute(hash: string): Route {
     if (parts.length === 2) return { view: "timeline", ns };
     if (parts[2] === "recall" && parts.length === 3) {
       const t = Number(params.get("timeoutMs"));
-      return { view: "recall", ns, q: params.get("q") ?? "", date: params.get("date") ?? "", timeoutMs: Number.isFinite(t) && t > 0 ? t : null };
+      return { view: "recall", ns, q: params.get("q") ?? "", date: params.get("date") ?? "", validAt: params.get("validAt") ?? "", timeoutMs: Number.isFinite(t) && t > 0 ? t : null };
     }
     if (parts[2] === "units" && parts[3] && parts.length === 4) return { view: "unit", ns, unitId: parts[3] };
   }
@@ -36,10 +36,11 @@ export function unitHref(ns: string, unitId: string): string {
   return `#/namespaces/${encodeURIComponent(ns)}/units/${encodeURIComponent(unitId)}`;
 }
 
-export function recallHref(ns: string, q = "", date = ""): string {
+export function recallHref(ns: string, q = "", date = "", validAt = ""): string {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
   if (date) params.set("date", date);
+  if (validAt) params.set("validAt", validAt);
   const query = params.toString();
   return `#/namespaces/${encodeURIComponent(ns)}/recall${query ? `?${query}` : ""}`;
 }

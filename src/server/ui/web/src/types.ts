@@ -36,6 +36,7 @@ export interface Stats {
 export interface Explained {
   query: string;
   questionDate: string | null;
+  validAt: string | null;
   frame: { need: string; active: boolean } | null;
   conditions: ExplainedCondition[];
   cues: string[];

@@ -1,29 +1,33 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, DEFAULT_TIMEOUT_MS, nsPath } from "../api.js";
 import { ErrorMessage } from "../error-message.js";
-import { formatDate } from "../format.js";
+import { countOf, formatDate } from "../format.js";
 import { recallHref, timelineHref, unitHref } from "../route.js";
 import type { Explained, RecallHit } from "../types.js";
 
 /**
- * Type a query (and a question date): the frame it induced, condition by
+ * Type a query (and a question date, and the day whose state you want:
+ * validAt): the frame it induced, condition by
  * condition, each hit with its channel ranks and reasons beside the
  * content-only ranking, and the evidence pack the generator would get. The
  * address holds the query, so the page's URL is the permalink.
  */
-export function RecallView({ ns, q, date, timeoutMs }: { ns: string; q: string; date: string; timeoutMs: number | null }) {
+export function RecallView({ ns, q, date, validAt, timeoutMs }: { ns: string; q: string; date: string; validAt: string; timeoutMs: number | null }) {
   const [query, setQuery] = useState(q);
   const [day, setDay] = useState(date);
+  const [validDay, setValidDay] = useState(validAt);
   const [result, setResult] = useState<{ state: "idle" } | { state: "loading" } | { state: "ok"; value: Explained } | { state: "error"; error: unknown }>({ state: "idle" });
   useEffect(() => {
     setQuery(q);
     setDay(date);
+    setValidDay(validAt);
     if (!q.trim()) return setResult({ state: "idle" });
     let live = true;
     setResult({ state: "loading" });
     api<Explained>(`${nsPath(ns)}/recall/explain`, {
       method: "POST",
-      json: { query: q, k: 10, ...(date ? { questionDate: `${date}T12:00:00Z` } : {}) },
+      // A day, at noon UTC as for the question date: the state that held that day.
+      json: { query: q, k: 10, ...(date ? { questionDate: `${date}T12:00:00Z` } : {}), ...(validAt ? { validAt: `${validAt}T12:00:00Z` } : {}) },
       timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     }).then(
       (value) => live && setResult({ state: "ok", value }),
@@ -32,13 +36,13 @@ export function RecallView({ ns, q, date, timeoutMs }: { ns: string; q: string; 
     return () => {
       live = false;
     };
-  }, [ns, q, date, timeoutMs]);
+  }, [ns, q, date, validAt, timeoutMs]);
 
   const submit = (e: Event) => {
     e.preventDefault();
-    location.hash = recallHref(ns, query.trim(), day);
+    location.hash = recallHref(ns, query.trim(), day, validDay);
   };
-  const permalink = `${location.origin}${location.pathname}${recallHref(ns, q, date)}`;
+  const permalink = `${location.origin}${location.pathname}${recallHref(ns, q, date, validAt)}`;
   return (
     <>
       <h1>
@@ -52,6 +56,10 @@ export function RecallView({ ns, q, date, timeoutMs }: { ns: string; q: string; 
         <div>
           <label for="r-date">Question date (optional)</label>
           <input id="r-date" type="date" value={day} onInput={(e) => setDay((e.target as HTMLInputElement).value)} />
+        </div>
+        <div>
+          <label for="r-valid-at">Valid at (optional)</label>
+          <input id="r-valid-at" type="date" value={validDay} onInput={(e) => setValidDay((e.target as HTMLInputElement).value)} />
         </div>
         <button type="submit">Recall</button>
       </form>
@@ -73,6 +81,7 @@ function Explanation({ ns, x, permalink }: { ns: string; x: Explained; permalink
           Permalink to this recall
         </a>{" "}
         · {x.tookMs} ms{x.questionDate ? ` · asked on ${formatDate(x.questionDate, false)}` : ""}
+        {x.validAt ? ` · state valid at ${formatDate(x.validAt, false)}` : ""}
       </p>
       <section aria-labelledby="frame-h">
         <h2 id="frame-h">
@@ -134,7 +143,7 @@ function Explanation({ ns, x, permalink }: { ns: string; x: Explained; permalink
       <section aria-labelledby="pack-h">
         <h2 id="pack-h">Evidence pack as the generator sees it</h2>
         <p class="sub">
-          {x.evidence.tokens} tokens, {x.evidence.unitIds.length} units{x.evidence.dropped ? `, ${x.evidence.dropped} dropped to fit the budget` : ""}
+          {countOf(x.evidence.tokens, "token")}, {countOf(x.evidence.unitIds.length, "unit")}{x.evidence.dropped ? `, ${x.evidence.dropped} dropped to fit the budget` : ""}
         </p>
         <pre class="pack" data-testid="evidence-pack" tabIndex={0} aria-label="Evidence pack">
           {x.evidence.text}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, nsPath } from "../api.js";
 import { ErrorMessage } from "../error-message.js";
-import { formatDate, formatSpan } from "../format.js";
+import { countOf, formatDate, formatSpan } from "../format.js";
 import { recallHref, unitHref } from "../route.js";
 import type { MemoryUnit, Stats, StoredSession } from "../types.js";
 import { UnitFields } from "../unit-fields.js";
@@ -149,7 +149,7 @@ export function TimelineView({ ns, canWrite }: { ns: string; canWrite: boolean }
         Timeline of <span class="ns">{ns}</span>
       </h1>
       <p class="sub">
-        {stats ? `${stats.sessions} sessions, ${stats.units} units${stats.range ? `, ${formatSpan(stats.range.start, stats.range.end)}` : ""}` : "…"} ·{" "}
+        {stats ? `${countOf(stats.sessions, "session")}, ${countOf(stats.units, "unit")}${stats.range ? `, ${formatSpan(stats.range.start, stats.range.end)}` : ""}` : "…"} ·{" "}
         <a href={recallHref(ns)}>debug a recall in this namespace</a>
       </p>
       <TimeAxis sessions={sessions} onPick={jumpTo} />
@@ -202,7 +202,7 @@ export function TimelineView({ ns, canWrite }: { ns: string; canWrite: boolean }
           r.kind === "session" ? (
             <h2 class="session-row" data-session-id={r.session.id}>
               Session {r.session.id} <span>{formatSpan(r.session.startTime, r.session.endTime)}</span> <span>{r.session.participants.join(", ")}</span>{" "}
-              <span>{r.shown} units</span>
+              <span>{countOf(r.shown, "unit")}</span>
             </h2>
           ) : (
             <article class="unit-row" aria-label={`Unit ${r.unit.id}`}>
