@@ -1,0 +1,46 @@
+import type { MemoryUnit } from "../model/memory-unit.js";
+import type { RecallFrame } from "../model/recall-frame.js";
+import type { Validity } from "../anchoring/derive-validity.js";
+import { spokenText } from "../model/spoken-text.js";
+import type { ContentCandidate } from "./content-recall.js";
+import type { ReinstateSignals } from "./reinstate-signals.js";
+import { matchContext } from "./context-match.js";
+
+/**
+ * C_ctx: the candidates among the first CONTEXT_DEPTH of the scored ranking
+ * whose episodic context satisfies the active frame (context-match.ts; with
+ * validityTimes, a state valid at the asked time meets a past time too). The
+ * conditions each met go first in its reasons. Empty without an active frame
+ * or with contextFirst off.
+ */
+export function contextValidUnits(
+  ranking: readonly ContentCandidate[],
+  frame: RecallFrame | null,
+  unitOf: (unitId: string) => MemoryUnit | undefined,
+  options: { sessionContext: boolean; validityOf?: (unitId: string) => Validity | undefined },
+  signals: ReinstateSignals,
+  reasonsOf: Map<string, string[]>,
+): Set<string> {
+  const contextValid = new Set<string>();
+  if (frame?.active && signals.contextFirst) {
+    for (const [place, c] of ranking.entries()) {
+      // C_ctx holds the content-relevant candidates only: a weak match in a valid context does not pass a strong one.
+      if (signals.contextDepth > 0 && place >= signals.contextDepth) break;
+      const unit = unitOf(c.unitId);
+      if (!unit) continue;
+      const validity = signals.validityTimes ? options.validityOf?.(c.unitId) : undefined;
+      const match = matchContext(unit.context, frame, {
+        sessionContext: options.sessionContext,
+        fineTimesOnly: signals.fineTimesOnly,
+        episodeContext: signals.episodeContext,
+        ...(validity ? { validDuring: { start: validity.validFrom, end: validity.validTo } } : {}),
+        ...(signals.addresseesNotSubjects ? { spoken: spokenText(unit) } : {}),
+      });
+      if (match.ok) {
+        reasonsOf.get(c.unitId)!.unshift(...match.met);
+        contextValid.add(c.unitId);
+      }
+    }
+  }
+  return contextValid;
+}
