@@ -59,7 +59,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
   const givenIds = request.turns.map((t) => t.id);
   if (!stored) {
     // A session forgotten before keeps its units' ids in the history: a new one of that id does not take them.
-    const session = await withUnusedTurnIds(deps.store, deps.anchorer.id, givenIds, 1, (first) => sessionFromTurns(request, { now, firstPosition: first }));
+    const { session } = await withUnusedTurnIds(deps.store, deps.anchorer.id, givenIds, 1, (first) => sessionFromTurns(request, { now, firstPosition: first }));
     const report = await ingestSessions(deps, [session], { mustBeNew: true, ...(change ? { change } : {}) });
     const turnIds = session.turns.map((t) => t.id);
     const units = await deps.store.listUnits(namespace, { sessionId });
@@ -79,7 +79,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
 
   // The turn ids alone, not the units: an append never reads the stored units back.
   const taken = new Set(await deps.store.listTurnIds(namespace, sessionId));
-  const added = await withUnusedTurnIds(deps.store, deps.anchorer.id, givenIds, nextTurnPosition(sessionId, taken), (first) =>
+  const { session: added, probed } = await withUnusedTurnIds(deps.store, deps.anchorer.id, givenIds, nextTurnPosition(sessionId, taken), (first) =>
     sessionFromTurns(request, { now, stored, firstPosition: first }),
   );
   added.turns.forEach((t, i) => {
@@ -96,7 +96,7 @@ async function appendOnce(deps: IngestDeps, request: AppendTurnsRequest, now: Da
   const { session } = added;
   const span = { sessionId, start: session.startTime, end: session.endTime };
   const anchoredUnits = inheritMetadata(anchored.units, added).map((u) => ({ ...u, context: { ...u.context, session: span } }));
-  await refuseForgottenUnits(deps.store, namespace, anchoredUnits);
+  await refuseForgottenUnits(deps.store, namespace, anchoredUnits, probed);
   const vectors = await embedAll(deps.embedder, anchoredUnits.map((u) => u.content));
   const fresh = await segmentAppended(deps, namespace, sessionId, stored.unitCount, anchoredUnits, vectors);
   const records: UnitRecord[] = fresh.map((unit, i) => ({ unit, embedding: vectors[i]! }));

@@ -23,7 +23,9 @@ const MAX_SKIPPED_POSITIONS = 10_000;
  * `build(first)` makes the session with default ids from position `first`.
  * The unit ids are those of the rule anchorer's one unit per turn, under this
  * anchorer's id and the rule anchorer's (an LLM anchorer falls back to it);
- * `refuseForgottenUnits` checks what the anchorer really made.
+ * `refuseForgottenUnits` checks what the anchorer really made, skipping the
+ * ids found here without any history (`probed`: with the rule anchorer and
+ * default ids, all of them).
  */
 export async function withUnusedTurnIds(
   store: Pick<MemoryStore, "unitHistory">,
@@ -31,9 +33,10 @@ export async function withUnusedTurnIds(
   givenIds: ReadonlyArray<string | undefined>,
   first: number,
   build: (first: number) => SessionWithTurns,
-): Promise<SessionWithTurns> {
+): Promise<{ session: SessionWithTurns; probed: Set<string> }> {
   for (let position = first; ; ) {
     const session = build(position);
+    const probed = new Set<string>();
     const { namespace, id: sessionId } = session.session;
     let clash = -1;
     for (let i = 0; i < session.turns.length && clash < 0; i++) {
@@ -41,7 +44,10 @@ export async function withUnusedTurnIds(
       const ids = [...new Set([anchorerId, RULE_ANCHORER_ID])].map((a) => unitId(namespace, sessionId, [turn.id], a));
       for (const id of ids) {
         const events = await store.unitHistory(namespace, id);
-        if (events.length === 0) continue;
+        if (events.length === 0) {
+          probed.add(id);
+          continue;
+        }
         if (givenIds[i] === undefined) {
           clash = i;
           break;
@@ -51,7 +57,7 @@ export async function withUnusedTurnIds(
         if (last.event === "forgotten") throw forgottenTurn(sessionId, turn.id, i, last.at);
       }
     }
-    if (clash < 0) return session;
+    if (clash < 0) return { session, probed };
     // The default ids from the clash on move past it; those before it were free.
     position += clash + 1;
     if (position - first > MAX_SKIPPED_POSITIONS) {
@@ -64,8 +70,15 @@ export async function withUnusedTurnIds(
 }
 
 /** After anchoring: a unit whose id the namespace's history names (forgotten or replaced) is not written again by an append. */
-export async function refuseForgottenUnits(store: Pick<MemoryStore, "unitHistory">, namespace: string, units: readonly MemoryUnit[]): Promise<void> {
+export async function refuseForgottenUnits(
+  store: Pick<MemoryStore, "unitHistory">,
+  namespace: string,
+  units: readonly MemoryUnit[],
+  probed: ReadonlySet<string> = new Set(),
+): Promise<void> {
   for (const u of units) {
+    // withUnusedTurnIds found no history for it: nothing to read again.
+    if (probed.has(u.id)) continue;
     const forgotten = (await store.unitHistory(namespace, u.id)).findLast((e) => e.event === "forgotten");
     if (!forgotten) continue;
     throw new RamemError("UNIT_ID_FORGOTTEN", `the new turns would make unit ${echoValue(u.id)}, which was forgotten at ${forgotten.at}`, {

@@ -41,17 +41,7 @@ export function docFiles(root = ROOT): string[] {
 
 /** The text outside fenced code blocks and inline code, line numbers kept. */
 function proseLines(text: string): string[] {
-  let fence: string | null = null;
-  return text.split("\n").map((line) => {
-    const m = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (m) {
-      if (fence === null) fence = m[1]![0]!;
-      else if (m[1]![0] === fence) fence = null;
-      return "";
-    }
-    if (fence !== null) return "";
-    return line.replace(/(`+)[\s\S]*?\1/g, (s) => " ".repeat(s.length));
-  });
+  return proseLinesKeepingCode(text).map((line) => line.replace(/(`+)[\s\S]*?\1/g, (s) => " ".repeat(s.length)));
 }
 
 export interface DocLink {
