@@ -30,7 +30,7 @@ describe("deriveValidity", () => {
       unit("lisbon-again", "2022-06-01", [{ value: "lisbon" }]),
       unit("porto", "2023-02-01", [{ value: "porto" }]),
     ]);
-    assert.deepEqual(v.get("lisbon"), { states: ["residence = lisbon"], validFrom: "2022-01-10T10:00:00.000Z", validTo: "2023-02-01T10:00:00.000Z", supersededBy: "porto", origin: "rule" });
+    assert.deepEqual(v.get("lisbon"), { states: ["residence = lisbon"], validFrom: "2022-01-10T10:00:00.000Z", validTo: "2023-02-01T10:00:00.000Z", supersededBy: "porto", origin: "rule", link: { confidence: 0.9, evidence: "" } });
     assert.equal(v.get("lisbon-again")!.supersededBy, "porto");
     assert.equal(v.get("porto")!.validTo, null);
   });
@@ -74,5 +74,46 @@ describe("deriveValidity", () => {
     ]);
     assert.deepEqual([v.get("lisbon")!.supersededBy, v.get("lisbon")!.origin], [null, "user"]);
     assert.deepEqual([v.get("note")!.supersededBy, v.get("note")!.validTo], ["porto", "2023-02-01T10:00:00.000Z"]);
+  });
+
+  it("a turn's own time orders statements inside one session; the session start is only the fallback", () => {
+    const lisbon = unit("lisbon", "2022-03-01", [{ value: "lisbon" }]);
+    const porto = unit("porto", "2022-03-01", [{ value: "porto" }]);
+    lisbon.context.saidAt = "2022-03-01T10:00:00.000Z";
+    porto.context.saidAt = "2023-02-01T09:00:00.000Z";
+    // Listed in the wrong order on purpose: the times decide.
+    const v = deriveValidity([porto, lisbon]);
+    assert.equal(v.get("lisbon")!.supersededBy, "porto");
+    assert.equal(v.get("lisbon")!.validTo, "2023-02-01T09:00:00.000Z");
+    assert.equal(v.get("porto")!.validFrom, "2023-02-01T09:00:00.000Z");
+  });
+
+  it("a relation statement makes a relative and a name one subject", () => {
+    const v = deriveValidity([
+      unit("ana-berlin", "2022-01-10", [
+        { subject: "Ana", value: "berlin" },
+        { subject: "Ana", slot: "relation", value: "ines's sister", additive: true },
+      ]),
+      unit("own-move", "2022-06-01", [{ value: "porto" }]),
+      unit("sister-munich", "2023-02-01", [{ subject: "Ines's sister", value: "munich" }]),
+    ]);
+    assert.equal(v.get("ana-berlin")!.supersededBy, "sister-munich");
+    // The speaker's own move is another subject's state.
+    assert.equal(v.get("own-move")!.supersededBy, null);
+  });
+
+  it("open keys: the same words supersede with a confidence, near words are only related", () => {
+    const v = deriveValidity([
+      unit("pb-1", "2023-05-01", [{ slot: "personal best time", value: "27:12", open: true, evidence: "pb 27:12" }]),
+      unit("gym-1", "2023-05-02", [{ slot: "visits to gym", value: "3", open: true }]),
+      unit("pb-2", "2023-05-20", [{ slot: "personal best time in charity 5k run", value: "25:50", open: true, evidence: "pb 25:50" }]),
+      unit("gym-2", "2023-05-21", [{ slot: "gym class schedule", value: "tuesdays", open: true, evidence: "class tuesdays" }]),
+    ]);
+    assert.equal(v.get("pb-1")!.supersededBy, "pb-2");
+    const link = v.get("pb-1")!.link!;
+    assert.ok(link.confidence > 0.6 && link.confidence < 0.9, `confidence ${link.confidence}`);
+    assert.equal(link.evidence, "pb 25:50");
+    assert.equal(v.get("gym-1")!.supersededBy, null);
+    assert.deepEqual(v.get("gym-1")!.relatedLater, [{ unitId: "gym-2", on: "2023-05-21T10:00:00.000Z", evidence: "class tuesdays" }]);
   });
 });

@@ -4,6 +4,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore, UnitRecord } from "../store/contract.js";
 import { sourceHashOf } from "../store/session-hash.js";
+import { carryCorrections } from "./carry-corrections.js";
 import { SessionWithTurns } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import type { ChangeStamp } from "../model/unit-history.js";
@@ -129,7 +130,9 @@ export async function ingestSessions(
         while (anchoring.length >= concurrency) {
           if (await anchoring.shift()!.then(() => false, () => true)) while (ahead.length > 0) await writeOldest();
         }
-        const prepared: Promise<Prepared> = deps.anchorer.anchorSession(s).then((anchored) => {
+        // Stored over: the user's corrections stay (the hash stays the input's, so the same input again is skipped).
+        const input = existing ? carryCorrections(deps.store, s) : Promise.resolve(s);
+        const prepared: Promise<Prepared> = input.then((turnsToAnchor) => deps.anchorer.anchorSession(turnsToAnchor)).then((anchored) => {
           const units = inheritMetadata(anchored.units, s);
           const vectors = embedAll(deps.embedder, units.map((u) => u.content));
           // Awaited by the write; a failure surfaces there, in input order.

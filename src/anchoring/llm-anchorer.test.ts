@@ -68,7 +68,7 @@ test("valid answer: LLM content and times; ids, session, participants, provenanc
     async (url, requests) => {
       const model = createOpenAICompatibleLanguageModel({ baseURL: url, model: "fake", ...fast });
       const anchorer = createLlmAnchorer({ model });
-      assert.equal(anchorer.id, "llm-anchorer@1:openai-compatible:fake");
+      assert.equal(anchorer.id, "llm-anchorer@2:openai-compatible:fake");
       const result = await anchorer.anchorSession(session);
 
       assert.equal(requests.length, 1, "4 turns fit one window of 8");

@@ -7,10 +7,11 @@ import { Granularity, describeInterval, type MentionedTime, type TimeInterval } 
 import { RamemError } from "../model/errors.js";
 import { createRuleAnchorer } from "./rule-anchorer.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
+import { extractStates } from "../language/extract-states.js";
 import { unitId } from "./unit-id.js";
 import { roleOfTurn } from "./role-of-turn.js";
 
-export const LLM_ANCHORER_VERSION = "llm-anchorer@1";
+export const LLM_ANCHORER_VERSION = "llm-anchorer@2";
 
 export interface LlmAnchorerOptions {
   model: LanguageModel;
@@ -281,6 +282,9 @@ function buildUnit(
       location: blankToNull(u.location),
       entities: dedupe((u.entities ?? []).map((e) => e.trim())),
       topic: blankToNull(u.topic),
+      // States are read off the verbatim turns by the same rules as the default anchorer's: what was said, not the restatement.
+      states: u.turns.flatMap((t) => extractStates(t.text, t.speaker)),
+      ...(u.turns[0]?.time ? { saidAt: u.turns[0].time } : {}),
     },
     provenance: { sessionId: session.id, turnIds },
     anchoredBy: anchorerId,

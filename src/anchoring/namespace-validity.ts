@@ -1,11 +1,13 @@
 import type { MemoryStore, StoredSession } from "../store/contract.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
-import { deriveValidity, type Validity } from "./derive-validity.js";
+import { deriveValidity, subjectAliases, type Validity } from "./derive-validity.js";
 
 export interface NamespaceValidity {
   validity: Map<string, Validity>;
   /** The units that state a state (or carry a user's correction), by id: successors may sit outside a recall's pool. */
   stateUnits: Map<string, MemoryUnit>;
+  /** Who a relation names in this namespace ("ines's sister" → "ana"), from its relation statements. */
+  aliases: Map<string, string>;
 }
 
 interface Derived {
@@ -67,7 +69,7 @@ export async function namespaceValidity(store: MemoryStore, namespace: string, s
   // A successor that states nothing itself adds no statement: only its time and existence count, read fresh.
   if (named.length > 0) units.push(...(await store.getUnits(namespace, named)));
 
-  const value = { validity: deriveValidity(units), stateUnits: new Map(units.map((u) => [u.id, u])) };
+  const value = { validity: deriveValidity(units), stateUnits: new Map(units.map((u) => [u.id, u])), aliases: subjectAliases(units) };
   perStore.set(namespace, { hashes: new Map(sessions.map((s) => [s.id, s.contentHash])), own, value });
   return value;
 }

@@ -13,7 +13,7 @@ import { futureCueIn } from "../language/plan-cue.js";
 import { unitId } from "./unit-id.js";
 import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@10";
+export const RULE_ANCHORER_ID = "rule-anchorer@11";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;
@@ -57,6 +57,8 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           participants: [turn.speaker, ...participants.filter((p) => p !== turn.speaker)],
           role: roleOfTurn(turn),
           states: extractStates(turn.text, turn.speaker),
+          // The turn's own time (a message's createdAt) dates its statements; the session start is the fallback.
+          ...(turn.time ? { saidAt: turn.time } : {}),
           location: found.places[0] ?? null,
           entities: dedupe([...found.people, ...found.organizations, ...found.places, ...found.topics]),
           topic,

@@ -62,6 +62,11 @@ function correctionSurvives(open: () => Promise<MemoryStore>): void {
       assert.doesNotMatch(next!.cue, /tulips/, "the next unit's cue, quoting the turn, follows the correction through reanchor too");
       assert.doesNotMatch((await memory.ask("What did Ann plant?", { k: 3 })).evidence.text, /tulips/);
 
+      // Ingesting the original input again (its hash now differs from the reanchored session's) does not bring the old words back.
+      await memory.ingest([conversation]);
+      assert.match((await memory.store.listUnits("garden"))[0]!.source![0]!.text, /daffodils/);
+      assert.doesNotMatch((await memory.ask("What did Ann plant?", { k: 3 })).evidence.text, /tulips/);
+
       // Both the original words and the correction stay in the unit's history.
       const history = await memory.history(first!.id);
       const created = history.find((e) => e.event === "created");
@@ -75,6 +80,29 @@ function correctionSurvives(open: () => Promise<MemoryStore>): void {
     }
   });
 }
+
+describe("a correction survives the input ingested again", () => {
+  it("the same input is skipped; under another anchorer the corrected words are anchored, not the input's", async () => {
+    const store = await openSqliteStore(":memory:");
+    const memory = new Memory({ store, embedder: createHashEmbedder(), defaultNamespace: "garden" });
+    try {
+      await memory.ingest([conversation]);
+      const [first] = await store.listUnits("garden");
+      await memory.update(first!.id, { text: CORRECTED });
+      assert.equal((await memory.ingest([conversation])).sessionsUnchanged, 1, "the update keeps the session's source hash");
+      // Another anchorer version changes the hash: the session is anchored again, from the input, with the correction carried over.
+      const rule = createRuleAnchorer();
+      const upgraded = new Memory({ store, embedder: createHashEmbedder(), defaultNamespace: "garden", anchorer: { ...rule, id: `${rule.id}+test` } });
+      assert.equal((await upgraded.ingest([conversation])).sessionsUnchanged, 0);
+      const after = await store.listUnits("garden");
+      assert.match(after[0]!.source![0]!.text, /daffodils/);
+      assert.match(after[0]!.content, /daffodils/);
+      assert.equal(after[1]!.source![0]!.text, conversation.turns[1]!.text, "uncorrected turns come from the input");
+    } finally {
+      await memory.close();
+    }
+  });
+});
 
 describe("update then reanchor (SQLite)", () => {
   correctionSurvives(() => openSqliteStore(":memory:"));

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { revisedSessionHash } from "../store/session-hash.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { MAX_TURN_CHARS, type Turn } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
@@ -78,7 +78,8 @@ async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, t
   const others = rewritten.filter((u, i) => i !== at && (u.cue !== inSession[i]!.cue || JSON.stringify(u.context.episode) !== JSON.stringify(inSession[i]!.context.episode)));
   const stored = await store.getUnitEmbeddings(namespace, others.map((u) => u.id));
   for (const u of others) records.push({ unit: u, embedding: stored.get(u.id) ?? (await embedAll(deps.embedder, [u.content]))[0]! });
-  const hash = createHash("sha256").update(contentHash).update(`\u0000update\u0000${unitId}\u0000`).update(text).digest("hex");
+  // A revision of the stored hash: its source part stays, so the same input ingested again is still skipped and the correction stays.
+  const hash = revisedSessionHash(contentHash, `update\u0000${unitId}\u0000${text}`);
   await store.updateUnits(namespace, sessionId, hash, records, { expectedHash: contentHash, ...(change ? { change } : {}) });
   const [after] = await store.getUnits(namespace, [unitId]);
   return after ?? updated;

@@ -329,3 +329,30 @@ test("bench states: valid@1 and stale-first per kind, from the set's kind and st
     rmSync(cache, { recursive: true, force: true });
   }
 });
+
+test("bench states: parts reported apart; a dependent question scores whether its fact is flagged mayBeOutdated, and only then", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "ramem-states-parts-"));
+  try {
+    const tuned = fileURLToPath(new URL("./testing/states-tiny.json", import.meta.url));
+    const heldBack = fileURLToPath(new URL("./testing/states-dependent-tiny.json", import.meta.url));
+    const r = await runStatesBench({
+      parts: [
+        { name: "tuned", files: [tuned] },
+        { name: "held-back", files: [heldBack] },
+      ],
+      variants: ["ramem"],
+      cacheDir: cache,
+      embedder: createHashEmbedder(),
+      anchorer: createRuleAnchorer(),
+    });
+    assert.equal(r.questions, 4);
+    assert.deepEqual(r.parts.map((p) => [p.name, p.questions]), [["tuned", 2], ["held-back", 2]]);
+    const dependent = r.parts[1]!.variants[0]!.perKind.dependent!;
+    assert.equal(dependent.n, 2);
+    assert.deepEqual(dependent.dependent, { outdated: 1, flagged: 1, notOutdated: 1, falseFlags: 0 }, JSON.stringify(r.ranks));
+    assert.equal(r.ranks.find((x) => x.question.startsWith("How long"))!.supersededBy!.join(), "D2:1");
+    assert.match(statesTables(r), /held-back/);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});

@@ -15,6 +15,7 @@ import { ROOT, runCli as ramem, type CliRun as Run } from "./testing/run-cli.js"
 const FIX = join(ROOT, "src/cli/testing");
 const GARDEN = join(FIX, "garden-club.json");
 const GARDEN_CHANGED = join(FIX, "garden-club-changed.json");
+const MOVED = join(FIX, "moved-to-porto.json");
 const CHESS = join(FIX, "chess-log.jsonl");
 const LOCOMO = join(ROOT, "src/bench/testing/locomo-tiny.json");
 
@@ -214,6 +215,7 @@ describe("ramem recall", { concurrency: 2 }, () => {
     db = join(dir, "recall.db");
     json(await ramem(["ingest", "--db", db, "--embedder", "hash", "--json", "--quiet", GARDEN]));
     json(await ramem(["ingest", "--db", db, "--embedder", "hash", "--json", "--quiet", CHESS]));
+    json(await ramem(["ingest", "--db", db, "--embedder", "hash", "--json", "--quiet", MOVED]));
   });
 
   test("--k, --namespace and the --json fields", async () => {
@@ -247,6 +249,25 @@ describe("ramem recall", { concurrency: 2 }, () => {
     assert.match(run.stderr, /^error: namespace "no-such-ns" holds no sessions in /);
     assert.match(run.stderr, /hint: pass one of its namespaces with --namespace: .*chess/);
     assert.match(run.stderr, /garden-club/);
+  });
+
+  test("the frame line says what was applied: the active frame's conditions, or the state rules an inactive frame still ran", async () => {
+    const frameLine = async (ns: string, query: string) => {
+      const run = await ramem(["recall", "--db", db, "--embedder", "hash", "--namespace", ns, "-k", "3", query]);
+      assert.equal(run.code, 0, run.stderr);
+      return { line: run.stdout.split("\n")[0]!, out: run.stdout };
+    };
+    // No condition grounded, but the current-state and state-slot cues put Porto first and Lisbon behind it.
+    const now = await frameLine("moves", "Where do I live now?");
+    assert.match(now.line, /^frame: inactive; state rules applied: current value first \(slot residence\), superseded ones after their successor \(or last\)/);
+    assert.doesNotMatch(now.line, /content ranking only/);
+    assert.match(now.line, / · need: "Where do I live now\?"$/);
+    assert.ok(now.out.indexOf("Porto") < now.out.indexOf("Lisbon"), now.out);
+    // An active frame names its conditions; a past state asked too.
+    assert.match((await frameLine("moves", "Where did Ana live in March 2023?")).line, /^frame: active \(time during March 2023; people Ana\); state rules applied: value valid then first \(slot residence\) · need:/);
+    assert.match((await frameLine("garden-club", "What did Oskar say in July 2023?")).line, /^frame: active \(time during July 2023; people Oskar\) · need: "What did Oskar say\?"$/);
+    // Nothing of the frame used: content ranking only, as before.
+    assert.match((await frameLine("garden-club", "purple carrots")).line, /^frame: inactive \(content ranking only\) · need: "purple carrots"$/);
   });
 
   test("an empty query exits 2 with a clear message", async () => {

@@ -1,9 +1,11 @@
 import { verbatimText } from "../synthesis/verbatim-text.js";
 import type { RecallHit } from "../model/recall.js";
-import type { RecallFrame } from "../model/recall-frame.js";
+import { isReliable, type RecallFrame } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
 import type { AskResult } from "../synthesis/ask.js";
 import { escapeStoredText as esc } from "../language/escape-stored-text.js";
+import { derivedHitFields } from "../model/hit-fields.js";
+import { rulesApplied } from "../retrieval/rules-applied.js";
 
 /**
  * Human output for one recalled unit: content, then its episodic coordinates.
@@ -27,6 +29,13 @@ export function renderHit(hit: RecallHit): string {
   ].join("\n");
 }
 
+/**
+ * One hit as `--json` prints it: the unit flattened (`id`, `content`,
+ * `context` with its states and saidAt, …) and, beside them, what recall
+ * derived on it (validity, planOutcome, mayBeOutdated: model/hit-fields.ts,
+ * the serializer every face shares), each when the library's hit has it.
+ * Raw, for programs, as REST's hits.
+ */
 export function hitToJson(hit: RecallHit) {
   return {
     rank: hit.rank,
@@ -40,14 +49,22 @@ export function hitToJson(hit: RecallHit) {
     provenance: hit.unit.provenance,
     ...(hit.unit.metadata ? { metadata: hit.unit.metadata } : {}),
     ...(hit.unit.createdAt ? { createdAt: hit.unit.createdAt } : {}),
+    ...derivedHitFields(hit.unit),
     channels: hit.channels,
     reasons: hit.reasons,
   };
 }
 
-/** One block saying what the query was read as: the need, each condition with its grounding, and whether the frame is used. */
-export function renderFrame(frame: RecallFrame): string {
-  const lines = [`frame: ${frame.active ? "active" : "inactive (content ranking only)"} · need: "${frame.need}"`];
+/**
+ * One block saying what the query was read as: a head line saying what was
+ * applied, then the need's conditions with their grounding. The head names
+ * the active frame's reliable conditions, and the state rules and cues that
+ * moved a returned hit (read from the hits' reasons: retrieval/rules-applied.ts):
+ * they run on the frame's currentState / stateSlot even when no condition is
+ * grounded, so "inactive (content ranking only)" is said only when nothing did.
+ */
+export function renderFrame(frame: RecallFrame, hits: readonly Pick<RecallHit, "reasons">[] = []): string {
+  const lines = [frameHead(frame, hits)];
   if (frame.time) lines.push(`  time: ${frame.time.relation} ${describeInterval(frame.time.window)} ← "${frame.time.evidence}" (${frame.time.note}; confidence ${frame.time.confidence.toFixed(2)})`);
   for (const [label, c] of [["participants", frame.participants], ["location", frame.location], ["entities", frame.entities]] as const) {
     if (c) lines.push(`  ${label}: ${c.names.join(", ")} ← "${c.evidence}" (confidence ${c.confidence.toFixed(2)})`);
@@ -60,6 +77,34 @@ export function renderFrame(frame: RecallFrame): string {
   if (frame.occurrence) lines.push(`  occurrence: ${frame.occurrence.episodeId ?? "none picked"} ← "${frame.occurrence.evidence}" (${frame.occurrence.note}; confidence ${frame.occurrence.confidence.toFixed(2)})`);
   for (const n of frame.notes) lines.push(`  note: ${n}`);
   return lines.join("\n");
+}
+
+/** "frame: active (time …; people …)" or "frame: inactive; state rules applied: current value first (slot residence)", then the need. */
+export function frameHead(frame: RecallFrame, hits: readonly Pick<RecallHit, "reasons">[]): string {
+  const { state, cues } = rulesApplied(hits);
+  const applied = [
+    ...(state.length ? [`state rules applied: ${state.map(esc).join(", ")}`] : []),
+    ...(cues.length ? [`cues applied: ${cues.join(", ")}`] : []),
+  ];
+  const conditions = activeConditions(frame);
+  const head = frame.active
+    ? `frame: active${conditions.length ? ` (${conditions.join("; ")})` : ""}`
+    : applied.length
+      ? "frame: inactive"
+      : "frame: inactive (content ranking only)";
+  return `${[head, ...applied].join("; ")} · need: "${frame.need}"`;
+}
+
+/** The conditions an active frame ranks by (the reliable ones), each in a few words. */
+function activeConditions(frame: RecallFrame): string[] {
+  const out: string[] = [];
+  if (isReliable(frame.time)) out.push(`time ${frame.time.relation} ${describeInterval(frame.time.window)}`);
+  if (isReliable(frame.participants)) out.push(`people ${frame.participants.names.map(esc).join(", ")}`);
+  if (isReliable(frame.location)) out.push(`place ${frame.location.names.map(esc).join(", ")}`);
+  if (isReliable(frame.entities)) out.push(`entities ${frame.entities.names.map(esc).join(", ")}`);
+  if (isReliable(frame.role ?? null)) out.push(`the ${frame.role!.role}'s turns`);
+  if (isReliable(frame.occurrence ?? null)) out.push(`occurrence ${frame.occurrence!.episodeId === null ? "none picked" : esc(frame.occurrence!.episodeId)}`);
+  return out;
 }
 
 /**

@@ -85,6 +85,30 @@ describe("LoCoMo reader", () => {
     assert.ok(c.questions!.every((q) => q.namespace === "bench"));
   });
 
+  it("reads a turn's own time and chat role (ramem's sets have them; LoCoMo does not)", () => {
+    const data = mini();
+    const session1 = (data[0] as { conversation: Record<string, Array<Record<string, unknown>>> }).conversation.session_1!;
+    session1[0]!.time = "2023-05-08T13:57:30Z";
+    session1[0]!.role = "user";
+    session1[1]!.time = "2023-05-08 14:02";
+    session1[1]!.role = "assistant";
+    const turns = readLocomo(data).conversations[0]!.sessions[0]!.turns;
+    assert.equal(turns[0]!.time, "2023-05-08T13:57:30.000Z");
+    assert.equal(turns[0]!.role, "user");
+    assert.equal(turns[1]!.time, "2023-05-08T14:02:00.000Z");
+    assert.equal(turns[1]!.role, "assistant");
+    const plain = readLocomo(mini()).conversations[0]!.sessions[1]!.turns;
+    assert.ok(plain.every((t) => t.time === undefined && t.role === undefined), "no time or role when the file has none");
+
+    const badTime = mini();
+    ((badTime[0] as { conversation: Record<string, Array<Record<string, unknown>>> }).conversation.session_2![0]!).time = "after lunch";
+    expectBadInput(() => readLocomo(badTime, { source: "l.json" }), /^l\.json › mini-1 › session_2 › turn 1 \(D2:1\) › time$/, /cannot read the date/);
+
+    const badRole = mini();
+    ((badRole[0] as { conversation: Record<string, Array<Record<string, unknown>>> }).conversation.session_1![1]!).role = "narrator";
+    expectBadInput(() => readLocomo(badRole, { source: "l.json" }), /^l\.json › mini-1 › session_1 › turn 2 \(D1:2\) › role$/, /unknown role/);
+  });
+
   it("rejects bad samples with a JSON path", () => {
     const badDate = mini();
     (badDate[0] as { conversation: Record<string, unknown> }).conversation.session_2_date_time = "sometime in June";

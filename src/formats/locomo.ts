@@ -100,7 +100,7 @@ function readSample(
 
 function readTurn(t: unknown, sessionWhere: string, index: number): Turn {
   const where = at(sessionWhere, `turn ${index + 1}`);
-  if (!isRecord(t)) throw badInput(where, `expected a turn object, got ${describeType(t)}`, 'a LoCoMo turn is { "speaker", "dia_id": "D1:3", "text" }');
+  if (!isRecord(t)) throw badInput(where, `expected a turn object, got ${describeType(t)}`, 'a LoCoMo turn is { "speaker", "dia_id": "D1:3", "text" } (optionally "time" and "role")');
   if (typeof t.dia_id !== "string" || !/^D\d+:\d+$/.test(t.dia_id)) {
     throw badInput(at(where, "dia_id"), `dia_id must look like "D3:12", got ${describeType(t.dia_id)}`, "turn ids are D<session number>:<turn number>");
   }
@@ -111,7 +111,8 @@ function readTurn(t: unknown, sessionWhere: string, index: number): Turn {
     const url = Array.isArray(t.img_url) ? t.img_url.find((u): u is string => typeof u === "string") : typeof t.img_url === "string" ? t.img_url : undefined;
     attachments = [url === undefined ? { kind: "image", caption: t.blip_caption } : { kind: "image", caption: t.blip_caption, url }];
   }
-  return buildTurn({ id: t.dia_id, speaker: t.speaker, text: t.text, attachments }, t.dia_id, at(sessionWhere, `turn ${index + 1} (${t.dia_id})`), 'the speaker\'s name as a string, e.g. "speaker": "Caroline"');
+  // LoCoMo has neither; ramem's own sets (datasets/ramem-states) give a turn its own time and a chat role.
+  return buildTurn({ id: t.dia_id, speaker: t.speaker, text: t.text, attachments, time: t.time, role: t.role }, t.dia_id, at(sessionWhere, `turn ${index + 1} (${t.dia_id})`), 'the speaker\'s name as a string, e.g. "speaker": "Caroline"');
 }
 
 function readQuestion(

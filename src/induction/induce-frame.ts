@@ -11,6 +11,7 @@ import { findEventAnchor } from "./event-anchor.js";
 import { findAggregateCue } from "./aggregate-cue.js";
 import { induceRoleCondition } from "./role-condition.js";
 import { findCurrentStateCue } from "./current-state-cue.js";
+import { findStateSubject } from "./state-subject.js";
 import { findStateSlot } from "./state-slot-cue.js";
 import { findOccurrenceCue } from "./occurrence-cue.js";
 import { groundOccurrence } from "./ground-occurrence.js";
@@ -166,13 +167,14 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   const currentCue = findCurrentStateCue(query, time !== null && time.confidence >= ACTIVATION_CONFIDENCE);
   const currentState = currentCue === null ? null : { evidence: currentCue };
   const stateSlot = currentState || ctx.validAt || (time !== null && time.confidence >= ACTIVATION_CONFIDENCE) ? findStateSlot(query) : null;
+  const stateSubject = currentState || stateSlot ? findStateSubject(query, ctx.knownPeople ?? []) : null;
   const grounded = await occurrenceCondition(query, ctx, participants, notes);
   // A question that gathers several episodes ("how many days had passed since … when …") is
   // not about one occurrence: the ordinal it holds names one of its events ("her latest novel").
   const occurrence = grounded && aggregates && isReliable(grounded) ? { ...grounded, confidence: AGGREGATE_OCCURRENCE_CONFIDENCE } : grounded;
   if (occurrence !== grounded) notes.push(`'${grounded!.evidence}': the question gathers several episodes ('${aggregates!.evidence}'), so the occurrence restricts nothing`);
   const active = isFrameActive({ time, participants, location, entities, role, occurrence });
-  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, occurrence, active, notes };
+  return { need, time, participants, location, entities, role, asksFor, aggregates, currentState, stateSlot, stateSubject, occurrence, active, notes };
 }
 
 async function occurrenceCondition(query: string, ctx: InductionContext, participants: NamesCondition | null, notes: string[]): Promise<RecallFrame["occurrence"]> {

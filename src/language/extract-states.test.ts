@@ -2,7 +2,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { extractStates } from "./extract-states.js";
 
-const one = (text: string) => extractStates(text, "Ines").map(({ slot, value, additive, ends }) => ({ slot, value, additive, ends }));
+const one = (text: string) => extractStates(text, "Ines").filter((s) => s.slot !== "relation").map(({ slot, value, additive, ends }) => ({ slot, value, additive, ends }));
+const keys = (text: string, speaker = "User") => extractStates(text, speaker).map((s) => `${s.subject} | ${s.slot} = ${s.value}${s.ends ? " (ends)" : ""}${s.open ? " [open]" : ""}`);
 
 describe("extractStates", () => {
   it("reads where the speaker lives, works and with whom", () => {
@@ -27,10 +28,52 @@ describe("extractStates", () => {
     assert.deepEqual(one("I've completed 30 videos so far for Corey's series."), [{ slot: "videos done", value: "30", additive: false, ends: false }]);
   });
 
-  it("plans, other people and plain chat state nothing", () => {
+  it("plans, questions and plain chat state nothing", () => {
     assert.deepEqual(one("I'm going to move to Porto next month."), []);
-    assert.deepEqual(one("My sister lives in Berlin."), []);
+    assert.deepEqual(keys("Have you tried the new ramen place? I ran 5 miles today."), []);
+    assert.deepEqual(keys("My point is that we should go. My sister is a nightmare."), []);
     assert.deepEqual(one("I love the sunset at the beach."), []);
     assert.deepEqual(one("I moved to Porto in May."), [{ slot: "residence", value: "porto", additive: false, ends: false }]);
+  });
+
+  it("a workplace in lower case is an employer", () => {
+    for (const text of ["I work at the café.", "I started working at the café last month.", "I now work at the café."]) assert.deepEqual(keys(text), ["User | employer = café"], text);
+  });
+
+  it("open-world: any thing of the speaker's given a value, keyed by its own words", () => {
+    assert.deepEqual(keys("I've been using my Fitbit Charge 3 for 6 months."), ["User | using fitbit charge 3 = 6 months [open]"]);
+    assert.deepEqual(keys("Btw my 5k personal best is 25:50!"), ["User | 5k personal best = 25:50 [open]"]);
+    assert.deepEqual(keys("I've been to the gym three times this week."), ["User | visits to gym = three [open]"]);
+    assert.deepEqual(keys("I've saved $4,000 so far."), ["User | saved = $4,000 [open]"]);
+    assert.deepEqual(keys("My rent is now $1,450 a month."), ["User | rent = $1,450 [open]"]);
+    assert.deepEqual(keys("My yoga class moved to Thursdays."), ["User | yoga class = thursdays [open]"]);
+    assert.deepEqual(keys("I upgraded to the family plan last week."), ["User | plan subscribed = family [open]"]);
+    assert.deepEqual(keys("I cancelled my Netflix subscription."), ["User | netflix subscription =  (ends) [open]"]);
+    // "ones" is what the turn counted before it.
+    assert.deepEqual(keys("Have you been to any good Thai places lately? I've tried five different ones so far."), ["User | thai places tried = five [open]"]);
+    assert.deepEqual(keys("I'm still sticking to my morning stretching routine - it's already been 2 weeks!"), ["User | sticking to morning stretching routine = 2 weeks [open]"]);
+  });
+
+  it("open-world counts and amounts: a count held now, a count told after a dash, an amount granted; a restating question", () => {
+    // A count with its noun is the named count slot; the open rules read the rest.
+    assert.deepEqual(keys("We have 14 houseplants at home now."), ["User | number of houseplants = 14"]);
+    // The count without its noun counts the last plural before it.
+    assert.deepEqual(keys("I'm using up some of our fresh eggs - we've got 20 dozen stocked up in the fridge right now."), ["User | eggs = 20 dozen [open]"]);
+    assert.deepEqual(keys("I need to use up our eggs, we have a lot in the fridge - 30 dozen at the moment!"), ["User | eggs = 30 dozen [open]"]);
+    assert.deepEqual(keys("I got pre-approved for $350,000 from Wells Fargo."), ["User | pre-approved at wells fargo = $350,000 [open]"]);
+    // "remember when I…?" restates; a real question still states nothing.
+    assert.deepEqual(keys("It's been a long process - remember when I got pre-approved for $400,000 from Wells Fargo?"), ["User | pre-approved at wells fargo = $400,000 [open]"]);
+    assert.deepEqual(keys("Could I get pre-approved for $400,000 from Wells Fargo?"), []);
+    assert.deepEqual(keys("I have 2 questions about my taxes."), []);
+  });
+
+  it("other people's states, named or by relation; both said, a relation statement links them", () => {
+    assert.deepEqual(keys("My sister Ana lives in Berlin."), ["Ana | residence = berlin", "Ana | relation = user's sister"]);
+    assert.deepEqual(keys("My sister lives in Berlin."), ["User's sister | residence = berlin"]);
+    assert.deepEqual(keys("Jon's new job is at Harborview."), ["Jon | employer = harborview"]);
+    assert.deepEqual(keys("And my mom retired in May!"), ["User's mom | job = retired"]);
+    assert.deepEqual(keys("My parents have been staying with me for nine months now."), ["User's parents | staying with me = nine months [open]"]);
+    // The speaker's own name is no other person.
+    assert.deepEqual(keys("Ines moved to Porto.", "Ines"), []);
   });
 });

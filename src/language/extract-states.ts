@@ -13,6 +13,8 @@
  */
 
 import type { StateStatement } from "../model/memory-unit.js";
+import { extractOpenStates } from "./extract-open-states.js";
+import { extractOthersStates, extractRelations } from "./extract-others-states.js";
 export type { StateStatement };
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -55,6 +57,8 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position) (?:at|with) ${ORG}`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI(?:'m| am) ${NOW}working (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
   { re: new RegExp(`\\bI ${NOW}work (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
+  // "I work at the café", "I started working at the library last month": a workplace in lower case.
+  { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: new RegExp(`\\bI(?:'m| am) (?:now |currently |still )?(?:a|an) ${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
   { re: /(?:^|\b)[Ss]till (?:a |an |the )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|in) (?:the|a|an) /u, read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
@@ -118,7 +122,7 @@ const MONTH = /^(January|February|March|April|May|June|July|August|September|Oct
 const NOT_A_HOBBY = /^(seeing|dating|working|looking|thinking|feeling|going|to|a|an|the|my|eating|using|taking|getting|making|trying|planning|learning)$/;
 const GENERIC_COUNTED = new Set(["ones", "times", "of", "more", "or", "and", "days", "weeks", "months", "years", "hours", "minutes", "seconds", "things", "questions", "ideas", "options", "thoughts", "tips", "friends", "words"]);
 // "I'm moving next month", "I will", "I'm going to", "I plan to": a plan states no state yet.
-const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|thinking (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
+const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|(?:I'm|I am|we're|we are) (?:thinking|considering) (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
 const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too)\b.*$/i;
 
 function numberOf(word: string): number {
@@ -155,27 +159,51 @@ function resolve(value: string, turn: string, before: string): string | null {
   return value;
 }
 
-/** The state statements of one turn by `speaker`, each slot once (the first statement of it in the turn). */
+/**
+ * The state statements of one turn by `speaker`, each slot once (the first
+ * statement of it in the turn): the named slots first; a sentence none of
+ * them reads may still give a value to something of the speaker's (open-world,
+ * extract-open-states.ts); what the speaker says of other people follows
+ * (extract-others-states.ts). A question or a plan states nothing.
+ */
+/** A question that restates what the speaker did ("remember when I…?", "did I tell you that I…?"). */
+const RESTATED = /\b(?:remember|recall) (?:when|that|how) (?=(?:I|we)\b)|\b(?:did I|have I) (?:tell|told|mention|mentioned) (?:you )?(?:that )?(?=(?:I|we)\b)/;
+
 export function extractStates(text: string, speaker: string): StateStatement[] {
   const out: StateStatement[] = [];
   const seen = new Set<string>();
+  const add = (st: StateStatement) => {
+    // An additive slot may hold several values in one turn ("I quit pottery, I've started bouldering").
+    const key = `${st.subject.toLowerCase()}\u0000${st.slot}${st.additive ? `\u0000${st.value}` : ""}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    out.push(st);
+    return true;
+  };
   let offset = 0;
-  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
-    const at = text.indexOf(sentence, offset);
-    offset = at >= 0 ? at + sentence.length : offset;
+  // Clauses, not sentences: "My sister lives in Berlin, and I want to visit her" states one thing and plans another.
+  for (const whole of text.split(/(?<=[.!?])\s+|\n+|;\s+|,\s+(?=(?:and|but|so)\s+(?:I|we|my|our)\b)/i)) {
+    const at = text.indexOf(whole, offset);
+    offset = at >= 0 ? at + whole.length : offset;
+    // "…remember when I got pre-approved for $400,000?" asks nothing: it restates a fact, which is read alone.
+    const restated = RESTATED.exec(whole);
+    const sentence = restated ? whole.slice(restated.index) : whole;
+    const sentenceAt = Math.max(0, at) + (restated?.index ?? 0);
     if (PLAN.test(sentence)) continue;
+    let named = false;
     for (const rule of RULES) {
       const m = rule.re.exec(sentence);
       if (!m) continue;
       const read = rule.read(m);
       if (!read) continue;
-      const value = resolve(read.value, text, text.slice(0, Math.max(0, at) + m.index));
-      // An additive slot may hold several values in one turn ("I quit pottery, I've started bouldering").
-      const key = read.additive ? `${read.slot}\u0000${value}` : read.slot;
-      if (value === null || (value === "" && !read.ends) || seen.has(key)) continue;
-      seen.add(key);
-      out.push({ subject: speaker, ...read, value, evidence: m[0].trim() });
+      const value = resolve(read.value, text, text.slice(0, sentenceAt + m.index));
+      if (value === null || (value === "" && !read.ends)) continue;
+      named = add({ subject: speaker, ...read, value, evidence: m[0].trim() }) || named;
     }
+    if (/\?\s*$/.test(sentence) && !restated) continue;
+    const before = text.slice(0, sentenceAt);
+    if (!named) for (const st of extractOpenStates(sentence, speaker, before)) add(st);
+    for (const st of [...extractOthersStates(sentence, speaker), ...extractRelations(sentence, speaker)]) add(st);
   }
   return out;
 }

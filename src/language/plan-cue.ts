@@ -42,6 +42,18 @@ const PRESENT_PROGRESSIVE = /(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+\s+)?(
 // so I'm feeling relieved"; "my knee is healing well, I heard on March 20th").
 const TIME_OF_NOW = /\b(?:since|ago|last|already|so far|these days|lately|recently|still|from|now)\b|\b(?:was|were|had|did|got|went|bought|sold|paid|spent|saw|made|took|came|felt|heard|told|said|found|thought|began|left|ran|met|knew|gave|sent|won|lost|wrote|broke|chose|drove|flew|ate|drank|forgot|kept|brought|caught|taught|built|became|fell|sat|stood|woke|wore)\b|\b\w{3,}ed\b|['’]ve been|\bhave been|\bhas been/i;
 
+/**
+ * A weekday a thing is set for, in the present, or one it was moved to: "my
+ * appointment is on Tuesday at 3pm", "it's this Friday", "the call got moved
+ * to Thursday", "I have a meeting on Friday". What is set for a weekday lies ahead; what happened on one is
+ * told in the past ("I saw her on Tuesday"), which this does not match.
+ */
+const WEEKDAY = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?";
+const SET_FOR_WEEKDAY = new RegExp(
+  `(?:\\b(?:is|are)|['’](?:s|re))\\s+(?:now\\s+|still\\s+|also\\s+|always\\s+)?(?:on\\s+|this\\s+|next\\s+)?${WEEKDAY}\\b|\\b(?:moved|rescheduled|pushed(?:\\s+back)?|postponed|changed|switched|bumped)\\s+(?:back\\s+|up\\s+)?(?:to|until|till)\\s+(?:next\\s+|this\\s+)?${WEEKDAY}\\b|\\b(?:have|has|['’]ve got)\\s+(?:a|an|my|the|our|another)\\s+(?:[\\w-]+\\s+){0,2}?(?:on\\s+|this\\s+|next\\s+)${WEEKDAY}\\b`,
+  "i",
+);
+
 export type FutureCue = "future" | "arranged";
 
 /** What a sentence says about the time of what it tells: ahead ("future"), probably ahead ("arranged"), or nothing (null). */
@@ -50,9 +62,9 @@ export function futureCueIn(sentence: string): FutureCue | null {
   return ARRANGED.test(sentence) ? "arranged" : null;
 }
 
-/** What a sentence says about the time it names: futureCueIn, or "future" for a present progressive that does not speak of now. */
+/** What a sentence says about the time it names: futureCueIn, or "future" for a present progressive that does not speak of now, or a weekday something is set for or moved to. */
 export function timeCueIn(sentence: string): FutureCue | null {
-  return futureCueIn(sentence) ?? (PRESENT_PROGRESSIVE.test(sentence) && !TIME_OF_NOW.test(sentence) ? "future" : null);
+  return futureCueIn(sentence) ?? (SET_FOR_WEEKDAY.test(sentence) || (PRESENT_PROGRESSIVE.test(sentence) && !TIME_OF_NOW.test(sentence)) ? "future" : null);
 }
 
 /** A text that tells of a plan, an arrangement or an intention rather than of something that happened. */

@@ -79,7 +79,18 @@ export function makePastBiasRefiner(): Refiner {
         const before = context.text.slice(Math.max(0, r.index - 12), r.index).toLowerCase();
         if (/\b(next|this|coming|upcoming)\s*$/.test(before) || /^(next|this|coming)\b/.test(lower)) continue;
         const cue = futureCueAt(context.text, r.index);
-        if (cue === "future") continue;
+        if (cue === "future") {
+          // Ahead, so the coming one: chrono takes the nearest weekday, which may be the one just gone ("the party is on Saturday", said on Monday).
+          const s = r.start;
+          const day = s.isOnlyWeekdayComponent() && !/^last\b/.test(lower) ? utcDay(s.get("year") ?? 0, s.get("month") ?? 1, s.get("day") ?? 1) : null;
+          if (day !== null && day < refDay) {
+            const moved = ymd(day + 7 * DAY);
+            s.imply("year", moved.year);
+            s.imply("month", moved.month);
+            s.imply("day", moved.day);
+          }
+          continue;
+        }
         // An arrangement ("I booked a trip in May") names the event's time or the booking's: the nearer reading.
         const nearer = (ahead: number, back: number) => cue === "arranged" && ahead - refDay <= refDay - back;
         const s = r.start;

@@ -42,6 +42,11 @@ const rows: Row[] = [
   ["I saw her on Friday", MON, "2023-05-05", "2023-05-06", "day"],
   // Past bias on a bare weekday: said on Monday, "Wednesday" is the one just gone.
   ["The meeting was on Wednesday", MON, "2023-05-03", "2023-05-04", "day"],
+  // What is set for a weekday, or moved to one, lies ahead: the coming one, even when the one just gone is nearer.
+  ["My dentist appointment is on Tuesday at 3pm", MON, "2023-05-09", "2023-05-10", "day"],
+  ["My dentist appointment got moved to Thursday at 10am", MON, "2023-05-11", "2023-05-12", "day"],
+  ["The party is on Saturday!", MON, "2023-05-13", "2023-05-14", "day"],
+  ["I have a meeting on Friday", MON, "2023-05-12", "2023-05-13", "day"],
   ["We took a road trip last summer", MON, "2022-06-01", "2022-09-01", "season"],
   ["I planted tulips last spring", MON, "2022-03-01", "2022-06-01", "season"],
   ["We went skiing last winter", MON, "2022-12-01", "2023-03-01", "season"],

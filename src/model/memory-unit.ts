@@ -23,6 +23,13 @@ export const StateStatement = z.object({
   additive: z.boolean(),
   ends: z.boolean(),
   evidence: StoredText,
+  /**
+   * True when the slot is the statement's own words ("5k personal best",
+   * "using fitbit charge 3"), not one of the rules' named slots (residence,
+   * job, …): two such statements are one key when their words agree, which
+   * is less certain than a named slot. Absent: a named slot.
+   */
+  open: z.boolean().optional(),
 });
 export type StateStatement = z.infer<typeof StateStatement>;
 
@@ -71,6 +78,12 @@ export const EpisodicContext = z.object({
   role: TurnRole.nullable().optional(),
   /** States the unit's turns state (residence, job, partner, …); optional so that older units read as stating none. */
   states: z.array(StateStatement).optional(),
+  /**
+   * When its turn was said, when the turn carries its own time (a message's
+   * createdAt): the time of its statements, ahead of the session start, which
+   * is only the fallback. Absent: the turn had no time of its own.
+   */
+  saidAt: IsoDateTime.optional(),
   location: StoredText.nullable(),
   entities: z.array(StoredText),
   topic: StoredText.nullable(),
@@ -129,8 +142,19 @@ export const MemoryUnit = z.object({
       validTo: IsoDateTime.nullable(),
       supersededBy: z.string().nullable(),
       origin: z.enum(["rule", "user"]),
+      /** How sure the rules are of the supersession link (absent for a user's override or while valid), and the later words that made it. */
+      link: z.object({ confidence: z.number().min(0).max(1), evidence: z.string() }).optional(),
+      /** Later statements the rules found related but could not call a supersession ("related, stated later"): the unit stays valid. */
+      relatedLater: z.array(z.object({ unitId: z.string(), on: IsoDateTime, evidence: z.string() })).optional(),
     })
     .optional(),
+  /**
+   * A statement that depends on a state since superseded ("my commute to the
+   * Lisbon office", said before "I moved to Porto"): derived at recall (never
+   * stored). It is kept, and flagged: `because` is the old state, `supersededBy`
+   * the unit that changed it.
+   */
+  mayBeOutdated: z.object({ because: z.string(), supersededBy: z.string(), on: IsoDateTime }).optional(),
   /**
    * For a planned unit: the later turn of the same speaker that tells of it
    * as done (retrieval/plan-outcome.ts), derived at recall from the

@@ -96,6 +96,16 @@ export const RecallFrame = z.object({
    */
   stateSlot: z.object({ slots: z.array(z.string()).min(1), evidence: z.string() }).nullable().optional(),
   /**
+   * Whose state a state question asks about (induction/state-subject.ts):
+   * a relation of the asker or of a named person ("my sister", "Ines's
+   * sister"), a named person, or the asker. Set with currentState or
+   * stateSlot. Optional.
+   */
+  stateSubject: z
+    .object({ relation: z.string().optional(), of: z.string().optional(), name: z.string().optional(), self: z.boolean().optional(), evidence: z.string() })
+    .nullable()
+    .optional(),
+  /**
    * Which occurrence of a repeated event the query asks about ("her second
    * trip to Japan"): valid evidence sits in that occurrence's episode.
    * Optional for frames made before it existed.
@@ -119,6 +129,7 @@ export const EMPTY_FRAME = (query: string, notes: string[] = []): RecallFrame =>
   aggregates: null,
   currentState: null,
   stateSlot: null,
+  stateSubject: null,
   occurrence: null,
   active: false,
   notes,

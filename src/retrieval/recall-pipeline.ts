@@ -8,6 +8,7 @@ import { MENTION_DEPTH } from "../induction/ground-occurrence.js";
 import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-frame-with-llm.js";
 import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
+import { mayBeOutdated } from "./dependent-facts.js";
 import { reinstate, type ReinstateSignals } from "./reinstate.js";
 import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
@@ -114,7 +115,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     contextRanking: switches.contextRanking,
     sessionContext: switches.sessionContext,
     nextUnitOf: (id) => answers.get(id)?.id,
-    ...(states ? { validityOf: (id: string) => states.validity.get(id) } : {}),
+    ...(states ? { validityOf: (id: string) => states.validity.get(id), aliasOf: states.aliases } : {}),
     // A filter restricts what may be returned; the state index was not checked against it.
     // Read only by a question about a state's value: the statements of its slots, as stored (only ids and
     // states are read); every state, through the override, when contexts are overridden (an override may
@@ -125,7 +126,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  const hits = await findPlanReports(deps.store, request.namespace, toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits), request.where);
+  const hits = await findPlanReports(deps.store, request.namespace, toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits, states ? (u) => mayBeOutdated(u, states) : undefined), request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }

@@ -19,6 +19,7 @@ import { answersBeforeQuestions } from "./answers-before-questions.js";
 import { spreadOverEpisodes } from "./spread-over-episodes.js";
 import { statesFirst } from "./states-first.js";
 import { staleBehindSuccessors } from "./validity-order.js";
+import { sameKeyNewestFirst } from "./same-key-order.js";
 
 export {
   ANSWER_LIFT,
@@ -67,6 +68,8 @@ export interface ReinstateOptions {
   validityOf?: (unitId: string) => Validity | undefined;
   /** The units of the namespace that state a state — at least every one stating the frame's stateSlot: a question about a state is answered from them (unitOf must know them). */
   stateUnits?: readonly MemoryUnit[];
+  /** Who a relation names in the namespace ("ines's sister" → "ana"; namespaceValidity's aliases): whose state a question asks about is resolved through it. */
+  aliasOf?: ReadonlyMap<string, string>;
   /** The caller asks for the state at this instant (ISO; needs validityOf): statements not valid then go last. */
   validAt?: string;
   /** Default DEFAULT_SIGNALS. */
@@ -112,7 +115,10 @@ export interface ReinstateOptions {
  *   states               → what superseded a statement inherits its score
  *                          (SUCCESSOR_LIFT) when the current state is asked;
  *                          a question about a state gets the statements of
- *                          that slot valid at the asked time first; a
+ *                          that slot valid at the asked time first (of the
+ *                          person asked about); of the candidates stating an
+ *                          open-world thing the query names, the value valid
+ *                          then goes first (after those); a
  *                          statement not valid then follows what superseded
  *                          it, or goes last.
  *
@@ -122,7 +128,7 @@ export interface ReinstateOptions {
  * The steps' files: answer-aware.ts (with time-asked-boost.ts), episode-of.ts
  * and episode-support.ts, successor-lift.ts, state-answers.ts,
  * context-valid.ts (over context-match.ts), answers-before-questions.ts,
- * spread-over-episodes.ts, states-first.ts, validity-order.ts (with
+ * spread-over-episodes.ts, states-first.ts, same-key-order.ts, validity-order.ts (with
  * valid-span.ts); speaks-for-a-service.ts is shared by two of them.
  */
 export function reinstate(
@@ -149,7 +155,7 @@ export function reinstate(
   if (frame?.currentState && !options.validAt && signals.successorLift > 0 && options.validityOf) inheritFromSuperseded(supported, unitOf, options.validityOf, signals.successorLift, reasonsOf);
 
   // 4. A question about a state: the statements of that slot valid at the asked time (placed in step 9).
-  const answersFromStates = signals.stateLookup && options.validityOf ? stateAnswers(frame, options.stateUnits ?? [], options.validityOf, options.validAt) : [];
+  const answersFromStates = signals.stateLookup && options.validityOf ? stateAnswers(frame, options.stateUnits ?? [], options.validityOf, options.validAt, options.aliasOf) : [];
 
   // 5. The scored ranking, best first (ties by unit id, so the order never depends on the store's).
   supported.sort((a, b) => b.score - a.score || a.candidate.unitId.localeCompare(b.candidate.unitId));
@@ -169,6 +175,9 @@ export function reinstate(
 
   // 9. The statements of the asked state, valid at the asked time, answer it: first, newest first.
   ordered = statesFirst(ordered, answersFromStates, supported, frame, reasonsOf);
+
+  // 9b. An open-world state asked (no named slot): of the candidates stating the thing the query names, the value valid at the asked time goes first (after 9's).
+  if (signals.stateLookup) ordered = sameKeyNewestFirst(ordered, frame, unitOf, options, answersFromStates.length, reasonsOf);
 
   // 10. History, not the answer: a statement not valid at the asked time follows what superseded it, or goes last.
   ordered = staleBehindSuccessors(ordered, frame, options, signals.successorLift, reasonsOf);

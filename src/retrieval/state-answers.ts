@@ -2,10 +2,13 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, type RecallFrame } from "../model/recall-frame.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 import { validSpan } from "./valid-span.js";
+import { isSubjectAsked } from "../induction/state-subject.js";
 
 /**
  * The units that state the slot a question asks about (frame.stateSlot), of
- * the person it names (any speaker when it names none), valid at the asked
+ * the person it asks about (frame.stateSubject: "my sister" resolved through
+ * the namespace's relations, when some statement is that person's; else the
+ * people the frame names, else any speaker), valid at the asked
  * time — now (not superseded) for a current-state question, overlapping the
  * window for a past one — newest first.
  */
@@ -14,6 +17,7 @@ export function stateAnswers(
   stateUnits: readonly MemoryUnit[],
   validityOf: (unitId: string) => Validity | undefined,
   validAt?: string,
+  aliasOf: ReadonlyMap<string, string> = new Map(),
 ): MemoryUnit[] {
   const slot = frame?.stateSlot;
   if (!frame || !slot) return [];
@@ -37,6 +41,12 @@ export function stateAnswers(
     }
     return found;
   };
+  // Whose state is asked ("my sister", "Ana", "I"): when some statement of the slot is that subject's, only theirs answer.
+  const asked = frame.stateSubject ?? null;
+  const ofSlot = (u: MemoryUnit) => (u.context.states ?? []).filter((s) => !s.ends && slot.slots.includes(s.slot));
+  const speakerOf = (u: MemoryUnit) => u.context.participants[0] ?? "";
+  const askedAbout = (u: MemoryUnit) => ofSlot(u).some((s) => isSubjectAsked(asked, s.subject, speakerOf(u), aliasOf));
+  const bySubject = asked && stateUnits.some(askedAbout);
   const start = window ? Date.parse(window.window.start) : 0;
   const end = window ? Date.parse(window.window.end) : 0;
   const validAtAskedTime = (v: Validity) => {
@@ -52,7 +62,7 @@ export function stateAnswers(
     }
   };
   return stateUnits
-    .filter((u) => (u.context.states ?? []).some((s) => !s.ends && slot.slots.includes(s.slot) && about(s.subject)))
+    .filter((u) => (bySubject ? askedAbout(u) : ofSlot(u).some((s) => about(s.subject))))
     .filter((u) => {
       const v = validityOf(u.id);
       return v !== undefined && validAtAskedTime(v);

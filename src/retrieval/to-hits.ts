@@ -12,6 +12,8 @@ export function toHits(
   validityOf?: (unitId: string) => Validity | undefined,
   /** Where a plan's report is looked for: the content pool (default: `units`, which may hold every state unit of the namespace). */
   pool: readonly MemoryUnit[] = units,
+  /** A statement hanging on a superseded state (retrieval/dependent-facts.ts), when the caller derived validity. */
+  mayBeOutdatedOf?: (unit: MemoryUnit) => MemoryUnit["mayBeOutdated"],
 ): RecallHit[] {
   const byId = new Map(units.map((u) => [u.id, u]));
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
@@ -25,7 +27,8 @@ export function toHits(
     // The validity travels with the hit's unit, so every face and the evidence pack can show it.
     const validity = validityOf?.(c.unitId);
     const planOutcome = outcomes.get(c.unitId);
-    const unit = { ...stored, ...(validity ? { validity } : {}), ...(planOutcome ? { planOutcome } : {}) };
+    const outdated = mayBeOutdatedOf?.(stored);
+    const unit = { ...stored, ...(validity ? { validity } : {}), ...(planOutcome ? { planOutcome } : {}), ...(outdated ? { mayBeOutdated: outdated } : {}) };
     const channels: string[] = [];
     if (c.lexical) channels.push(`lexical #${c.lexical.rank}`);
     if (c.dense) channels.push(`dense #${c.dense.rank}`);

@@ -84,7 +84,7 @@ test("the evidence pack says which statement no longer holds and what replaced i
   const lisbon = hits.find((h) => h.unit.provenance.turnIds[0] === "s1:1")!;
   assert.equal(lisbon.unit.validity?.supersededBy, hits[0]!.unit.id);
   const pack = renderEvidence(hits.map((h) => h.unit)).text;
-  assert.match(pack, /\(s1:1; at: Lisbon; superseded 30 January 2023 by \[1\]\) user: I live in Lisbon/);
+  assert.match(pack, /\(s1:1; at: Lisbon; earlier value, stated 1 March 2022; superseded 30 January 2023 by \[1\]\) user: I live in Lisbon/);
   await memory.close();
 });
 

@@ -84,9 +84,20 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
         coords.push(done ? `planned; told as done ${describeInterval({ start: done.on, end: done.on, granularity: "day" })}${by ? ` [${by}]` : ""}` : "planned");
       }
       // A state that no longer holds says so, and what replaced it (by rank when it is in the pack).
+      const onDay = (iso: string) => describeInterval({ start: iso, end: iso, granularity: "day" });
       if (u.validity?.supersededBy) {
         const by = rankOf.get(u.validity.supersededBy);
-        coords.push(`superseded${u.validity.validTo ? ` ${describeInterval({ start: u.validity.validTo, end: u.validity.validTo, granularity: "day" })}` : ""} by ${by ? `[${by}]` : "a later statement"}`);
+        coords.push(`earlier value, stated ${onDay(u.validity.validFrom)}; superseded${u.validity.validTo ? ` ${onDay(u.validity.validTo)}` : ""} by ${by ? `[${by}]` : "a later statement"}`);
+      } else if (u.validity?.relatedLater?.length) {
+        // The rules could not tell whether a later statement replaced this one: the model is told both exist.
+        const later = u.validity.relatedLater[u.validity.relatedLater.length - 1]!;
+        const by = rankOf.get(later.unitId);
+        coords.push(`a related statement followed ${onDay(later.on)}${by ? ` [${by}]` : ""}`);
+      }
+      // A fact that hung on a state since changed ("my commute to the Lisbon office", before the move).
+      if (u.mayBeOutdated) {
+        const by = rankOf.get(u.mayBeOutdated.supersededBy);
+        coords.push(`may be outdated: ${esc(u.mayBeOutdated.because)} changed ${onDay(u.mayBeOutdated.on)}${by ? ` [${by}]` : ""}`);
       }
       lines.push(`[${rankOf.get(u.id)}] (${coords.join("; ")}) ${esc(said)}`);
     }

@@ -3,12 +3,23 @@ import type { BenchProgress } from "../bench-progress.js";
 import type { Embedder } from "../../providers/embedder.js";
 import { runRecall } from "../../retrieval/recall-pipeline.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
-import { freshFirst, summarizeLongMemEval, type FreshFirstRow, type LongMemEvalRow, type LongMemEvalSummary } from "../metrics/index.js";
+import {
+  freshFirst,
+  freshFirstPerType,
+  olderEvidenceMarked,
+  summarizeLongMemEval,
+  type FreshFirstRow,
+  type FreshFirstScore,
+  type LongMemEvalRow,
+  type LongMemEvalSummary,
+  type OlderEvidenceMarked,
+  type OlderEvidenceRow,
+} from "../metrics/index.js";
+import { recallSettings, resolveVariants } from "../variants.js";
+import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
 
 /** The question type whose answer is the newest of several stated values (fresh-first is scored on it). */
 const KNOWLEDGE_UPDATE = "knowledge-update";
-import { recallSettings, resolveVariants } from "../variants.js";
-import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
 
 export interface LongMemEvalBenchOptions {
   dataPath: string;
@@ -57,7 +68,14 @@ export interface LongMemEvalBenchResult {
     session: LongMemEvalSummary;
     turn: LongMemEvalSummary;
     /** Knowledge-update questions whose newest evidence session ranks above the older ones (see metrics/fresh-first.ts). */
-    freshFirst: { n: number; freshFirst: number };
+    freshFirst: FreshFirstScore;
+    /** Fresh-first on every question type with questions of two or more answer sessions (knowledge-update is the headline above). */
+    freshFirstPerType: Record<string, FreshFirstScore>;
+    /**
+     * Knowledge-update questions: of the top-10 hits covering an evidence turn of an answer session older than the newest,
+     * the share whose validity marks them as no longer valid (see metrics/fresh-first.ts › olderEvidenceMarked).
+     */
+    olderEvidenceMarked: OlderEvidenceMarked;
   }>;
   timing: { ingestSeconds: number; retrievalSeconds: number };
   /** Texts the ingest embedded, texts the embedding cache served, and the worker processes. */
@@ -87,7 +105,7 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
   const prepared = await prepareBench({ ...sourceOptions(options), format: "longmemeval", ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   const depth = Math.max(...options.ks);
   const started = performance.now();
-  const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[], fresh: [] as FreshFirstRow[] }]));
+  const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[], fresh: [] as FreshFirstRow[], freshByType: [] as Array<FreshFirstRow & { questionType: string }>, older: [] as OlderEvidenceRow[] }]));
   const corpus = new Map(prepared.conversations.map((c) => [c.namespace, c]));
   const traces: LongMemEvalQuestionTrace[] = [];
   for (const [i, q] of prepared.questions.entries()) {
@@ -117,9 +135,26 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       const rankedTurns = unique(hits.flatMap((h) => h.unit.provenance.turnIds));
       slot.session.push({ questionId: q.id, questionType: type, rankedIds: rankedSessions, answerIds: trace.goldSessions, corpusIds: haystack.sessions.map((s) => s.session.id) });
       slot.turn.push({ questionId: q.id, questionType: type, rankedIds: rankedTurns, answerIds: q.evidence, corpusIds: haystack.sessions.flatMap((s) => s.turns.map((t) => t.id)) });
-      if (type === KNOWLEDGE_UPDATE && !q.id.includes("_abs")) {
+      if (!q.id.includes("_abs")) {
         const dateOf = new Map(haystack.sessions.map((s) => [s.session.id, s.session.startTime]));
-        slot.fresh.push({ rankedSessions, answerSessions: trace.goldSessions.filter((id) => dateOf.has(id)).map((id) => ({ id, date: dateOf.get(id)! })) });
+        const answerSessions = trace.goldSessions.filter((id) => dateOf.has(id)).map((id) => ({ id, date: dateOf.get(id)! }));
+        slot.freshByType.push({ questionType: type, rankedSessions, answerSessions });
+        if (type === KNOWLEDGE_UPDATE) {
+          slot.fresh.push({ rankedSessions, answerSessions });
+          const sessionOf = prepared.sessionOfTurn.get(q.namespace);
+          slot.older.push({
+            answerSessions,
+            evidence: q.evidence.flatMap((turnId) => {
+              const sessionId = sessionOf?.get(turnId);
+              return sessionId === undefined ? [] : [{ turnId, sessionId }];
+            }),
+            hits: hits.map((h) => ({
+              sessionId: h.unit.provenance.sessionId,
+              turnIds: h.unit.provenance.turnIds,
+              validity: h.unit.validity ? { validTo: h.unit.validity.validTo, supersededBy: h.unit.validity.supersededBy } : null,
+            })),
+          });
+        }
       }
       const rankOf = (ranked: string[], id: string) => (ranked.indexOf(id) >= 0 ? ranked.indexOf(id) + 1 : null);
       trace.variants[v.name] = {
@@ -153,6 +188,8 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       session: summarizeLongMemEval(rows.get(v.name)!.session, options.ks),
       turn: summarizeLongMemEval(rows.get(v.name)!.turn, options.ks),
       freshFirst: freshFirst(rows.get(v.name)!.fresh),
+      freshFirstPerType: freshFirstPerType(rows.get(v.name)!.freshByType),
+      olderEvidenceMarked: olderEvidenceMarked(rows.get(v.name)!.older),
     })),
     timing: { ingestSeconds: prepared.ingestSeconds, retrievalSeconds: (performance.now() - started) / 1000 },
     embedding: prepared.embedding,

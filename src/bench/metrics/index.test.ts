@@ -6,13 +6,16 @@ test("index re-exports every public function", () => {
   const names = Object.keys(metrics).sort();
   assert.deepEqual(names, [
     "LONGMEMEVAL_KS",
+    "OLDER_EVIDENCE_DEPTH",
     "confusableSubset",
     "countTokens",
     "distractionMetrics",
     "freshFirst",
+    "freshFirstPerType",
     "isContextConfusable",
     "longMemEvalRetrieval",
     "officialLocomoF1",
+    "olderEvidenceMarked",
     "retrievalAtK",
     "simpleMemF1",
     "summarizeLongMemEval",

@@ -17,4 +17,14 @@ export {
   type LongMemEvalRow,
   type LongMemEvalSummary,
 } from "./summarize-longmemeval.js";
-export { freshFirst, type FreshFirstRow } from "./fresh-first.js";
+export {
+  freshFirst,
+  freshFirstPerType,
+  olderEvidenceMarked,
+  OLDER_EVIDENCE_DEPTH,
+  type FreshFirstRow,
+  type FreshFirstScore,
+  type OlderEvidenceMarked,
+  type OlderEvidenceRow,
+  type ValidityHit,
+} from "./fresh-first.js";

@@ -15,12 +15,15 @@ function fullTable(level: string, name: string, s: LongMemEvalSummary, ks: reado
 export function longMemEvalSummaryTables(r: LongMemEvalBenchResult): string {
   const at = (s: LongMemEvalSummary, k: number, m: "recallAll" | "recallAny") => (r.ks.includes(k) ? f3(s.overall[k]?.[m]) : "–");
   const lines = [
-    `| variant | session all@5 | session all@10 | turn any@1 | turn all@5 | turn all@10 | fresh-first (n=${r.variants[0]?.freshFirst.n ?? 0}) |`,
-    "|---|---|---|---|---|---|---|",
+    `| variant | session all@5 | session all@10 | turn any@1 | turn all@5 | turn all@10 | fresh-first (n=${r.variants[0]?.freshFirst.n ?? 0}) | older marked earlier (hits) |`,
+    "|---|---|---|---|---|---|---|---|",
     ...r.variants.map(
-      (v) => `| ${v.name} | ${at(v.session, 5, "recallAll")} | ${at(v.session, 10, "recallAll")} | ${at(v.turn, 1, "recallAny")} | ${at(v.turn, 5, "recallAll")} | ${at(v.turn, 10, "recallAll")} | ${f3(v.freshFirst.freshFirst)} |`,
+      (v) =>
+        `| ${v.name} | ${at(v.session, 5, "recallAll")} | ${at(v.session, 10, "recallAll")} | ${at(v.turn, 1, "recallAny")} | ${at(v.turn, 5, "recallAll")} | ${at(v.turn, 10, "recallAll")} | ${f3(v.freshFirst.freshFirst)} | ` +
+        `${f3(v.olderEvidenceMarked.markedEarlier)} (n=${v.olderEvidenceMarked.n}) |`,
     ),
   ];
+  lines.push(...freshFirstByType(r));
   const types = Object.keys(r.variants[0]?.turn.perType ?? {}).sort();
   const perType = (title: string, level: "session" | "turn", k: number) => {
     if (!r.ks.includes(k)) return [];
@@ -35,8 +38,29 @@ export function longMemEvalSummaryTables(r: LongMemEvalBenchResult): string {
   };
   lines.push(...perType("turn recall_all@10", "turn", 10), ...perType("turn recall_all@5", "turn", 5), ...perType("session recall_all@5", "session", 5), ...perType("session recall_all@10", "session", 10));
   const skipped = r.variants[0]?.session.skippedAbstention ?? 0;
-  lines.push("", `${r.questions} questions, ${skipped} abstention questions skipped. Gold — session: ${r.gold.session}; turn: ${r.gold.turn}.`);
+  lines.push(
+    "",
+    `${r.questions} questions, ${skipped} abstention questions skipped. Gold — session: ${r.gold.session}; turn: ${r.gold.turn}.`,
+    "",
+    "Older marked earlier: knowledge-update questions; among the top-10 hits that cover an evidence turn of an answer session older than the newest one, " +
+      "the share whose validity says it no longer holds (validTo or supersededBy set), counted per hit (n = such hits).",
+  );
   return lines.join("\n");
+}
+
+/** Fresh-first on every question type that has questions with two or more answer sessions. */
+function freshFirstByType(r: LongMemEvalBenchResult): string[] {
+  const types = [...new Set(r.variants.flatMap((v) => Object.keys(v.freshFirstPerType)))].sort();
+  if (types.length === 0) return [];
+  const n = (t: string) => r.variants[0]?.freshFirstPerType[t]?.n ?? 0;
+  return [
+    "",
+    "fresh-first by question type (questions with two or more answer sessions; the newest ranks above every older one)",
+    "",
+    `| variant | ${types.map((t) => `${t} (n=${n(t)})`).join(" | ")} |`,
+    `|---|${types.map(() => "---").join("|")}|`,
+    ...r.variants.map((v) => `| ${v.name} | ${types.map((t) => f3(v.freshFirstPerType[t]?.freshFirst)).join(" | ")} |`),
+  ];
 }
 
 export function longMemEvalTables(r: LongMemEvalBenchResult): string {

@@ -72,7 +72,7 @@ export function askCommand(): Command {
         if (result.hits.length === 0) cliErr(`no memories matched in namespace "${namespace}".\n`);
         // TypeScript does not see the assignment inside the callback and narrows `frame` to null.
         const shownFrame = frame as RecallFrame | null;
-        if (shownFrame && result.hits.length) cliErr(`${renderFrame(shownFrame)}\n`);
+        if (shownFrame && result.hits.length) cliErr(`${renderFrame(shownFrame, result.hits)}\n`);
         if (!result.llmConfigured) cliErr(`${NO_LLM_NOTE}\n`);
         cliOut(renderAnswer(result));
       } finally {

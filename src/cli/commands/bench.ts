@@ -203,13 +203,15 @@ export function benchCommand(): Command {
           "whether the currently valid state, the state valid then, or the asked-for occurrence ranks first, above the superseded statements.",
       ),
     )
-      .option("--data <file>", "the state/sequence set in LoCoMo format", "datasets/ramem-states/ramem-states.json")
+      .option("--data <files>", "the state/sequence sets in LoCoMo format, comma-separated: the part tuned on", "datasets/ramem-states/ramem-states.json")
+      .option("--heldback <files>", "a held-back part, comma-separated, reported apart (e.g. datasets/ramem-states/ramem-states-heldback.json)")
       .option("--k <n>", "budget K", parsePositiveInt("--k"), 10)
-      .action(async (opts: BenchCliOptions & { k: number | string }) =>
+      .action(async (opts: BenchCliOptions & { k: number | string; heldback?: string }) =>
         runAction(opts.json, async () => {
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
+          const files = (list: string) => list.split(",").map((f) => f.trim()).filter((f) => f !== "");
           const result = await runStatesBench({
-            dataPath: opts.data,
+            parts: [{ name: "tuned", files: files(opts.data) }, ...(opts.heldback ? [{ name: "held-back", files: files(opts.heldback) }] : [])],
             variants: variantList(opts),
             cacheDir: opts.cache,
             embedder: await embedderFor(opts.embedder),
@@ -219,9 +221,9 @@ export function benchCommand(): Command {
             onProgress: (done, total, label, unit) => progress.update(done, total, `states ${label}`, unit),
           });
           progress.stop();
-          const files = writeStatesReport(result, resolve(opts.out), commandLine());
+          const written = writeStatesReport(result, resolve(opts.out), commandLine());
           if (opts.json) cliOut(`${JSON.stringify(result)}\n`);
-          else cliOut(`${statesTables(result)}\n\nwrote ${files.join(", ")}\n`);
+          else cliOut(`${statesTables(result)}\n\nwrote ${written.join(", ")}\n`);
         }),
       ),
   );

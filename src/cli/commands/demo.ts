@@ -44,7 +44,7 @@ export function demoCommand(): Command {
             `ramem demo — ${report.sessions} sessions, ${report.turns} turns → ${report.unitsWritten} memory units ` +
               `(embedder ${memory.embedder.id}, store ${memory.store.location}, ${report.seconds.toFixed(1)} s)\n`,
           );
-          for (const r of results) cliOut(`\n? ${r.query}\n${r.frame ? `${renderFrame(r.frame)}\n` : ""}${r.hits.map(renderHit).join("\n")}\n`);
+          for (const r of results) cliOut(`\n? ${r.query}\n${r.frame ? `${renderFrame(r.frame, r.hits)}\n` : ""}${r.hits.map(renderHit).join("\n")}\n`);
         } finally {
           await memory.close();
           if (dir) rmSync(dir, { recursive: true, force: true });

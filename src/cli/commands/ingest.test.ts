@@ -43,12 +43,12 @@ test("ramem ingest --anchorer llm: the configured LLM restates the turns; its ca
       const db = join(dir, "m.db");
       const out = await runCli(["ingest", file, "--db", db, "--embedder", "hash", "--anchorer", "llm"], { RAMEM_LLM_BASE_URL: server.url, RAMEM_LLM_MODEL: "fake-anchor" });
       assert.equal(out.code, 0, out.stderr);
-      assert.match(out.stdout, /anchored by llm-anchorer@1:openai-compatible:fake-anchor: 1 LLM calls, tokens in\/out \d+\/\d+/);
+      assert.match(out.stdout, /anchored by llm-anchorer@2:openai-compatible:fake-anchor: 1 LLM calls, tokens in\/out \d+\/\d+/);
       const store = await openSqliteStore(db, { readonly: true });
       try {
         const units = await store.listUnits("trip");
         assert.deepEqual(units.map((u) => u.content), ["Restated by the model: t1.", "Restated by the model: t2.", "Restated by the model: t3."]);
-        assert.ok(units.every((u) => u.anchoredBy.startsWith("llm-anchorer@1")));
+        assert.ok(units.every((u) => u.anchoredBy.startsWith("llm-anchorer@2")));
       } finally {
         await store.close();
       }
@@ -89,7 +89,7 @@ test("ramem bench locomo --anchorer llm: ingests with the LLM into a cache of it
     const out = await runCli(args, { RAMEM_LLM_BASE_URL: server.url, RAMEM_LLM_MODEL: "fake-anchor" });
     assert.equal(out.code, 0, out.stderr);
     const cached = readdirSync(join(dir, "cache"));
-    assert.ok(cached.some((f) => /llm-anchorer_1_openai-compatible_fake-anchor.*\.db$/.test(f)), cached.join(", "));
+    assert.ok(cached.some((f) => /llm-anchorer_2_openai-compatible_fake-anchor.*\.db$/.test(f)), cached.join(", "));
     assert.ok(server.requests.some((r) => /cover every one/.test(String(r.body?.messages?.at(-1)?.content))), "the anchoring prompt reached the model");
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -60,7 +60,7 @@ export function recallCommand(): Command {
         } else if (hits.length === 0) {
           cliOut(`no memories matched in namespace "${opts.namespace}".\n`);
         } else {
-          if (frame) cliOut(`${renderFrame(frame)}\n`);
+          if (frame) cliOut(`${renderFrame(frame, hits)}\n`);
           cliOut(`${hits.map(renderHit).join("\n")}\n`);
         }
       } finally {

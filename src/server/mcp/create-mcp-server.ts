@@ -99,7 +99,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const memories = ordered.map(recalledMemory);
         const evidence = renderEvidence(ordered.map((h) => h.unit)).text;
         let text: string;
-        if (memories.length > 0) text = [describeFrame(frame), evidence, describeReasons(memories)].join("\n\n");
+        if (memories.length > 0) text = [describeFrame(frame, ordered), evidence, describeReasons(memories)].join("\n\n");
         else {
           // The caller may read this namespace, so saying it is empty leaks nothing.
           const empty = (await memory.stats(args.namespace)).units === 0;

@@ -6,6 +6,8 @@ import type { RecallFrame } from "../../model/recall-frame.js";
 import { describeInterval } from "../../model/time.js";
 import { RamemError } from "../../model/errors.js";
 import { escapeStoredText as esc } from "../../language/escape-stored-text.js";
+import { derivedHitFields, statedHitFields } from "../../model/hit-fields.js";
+import { rulesApplied } from "../../retrieval/rules-applied.js";
 import type { RecalledMemory } from "./tool-schemas.js";
 import type { AskResult } from "../../synthesis/ask.js";
 
@@ -40,10 +42,15 @@ export function errorText(message: string, hint?: string): CallToolResult {
  * One recalled memory as `structuredContent` carries it. MCP is a face a
  * model reads, and clients hand structured content to their model as they
  * hand it the text, so every free-text field is escaped like the evidence
- * pack (content, verbatim, session.id, participants, location, reasons).
- * `unitId` and `provenance` stay exact: they are the ids a caller passes
- * back (forget, update, remember's sessionId), and escaping could change
- * them (README › Which fields are safe for a model).
+ * pack (content, verbatim, session.id, participants, location, reasons,
+ * the states' subject/slot/value/evidence, validity.states and the
+ * evidence of its link and relatedLater, mayBeOutdated.because).
+ * `unitId`, `provenance` and the unit ids recall derived (validity.supersededBy,
+ * relatedLater[].unitId, planOutcome.toldAsDoneBy, mayBeOutdated.supersededBy)
+ * stay exact: they are the ids a caller passes back (forget, update,
+ * remember's sessionId), and escaping could change them (README › Which
+ * fields are safe for a model). The derived fields and the context's states
+ * and saidAt come from model/hit-fields.ts, the serializer every face shares.
  */
 export function recalledMemory(hit: RecallHit): RecalledMemory {
   const { unit } = hit;
@@ -61,6 +68,8 @@ export function recalledMemory(hit: RecallHit): RecalledMemory {
     provenance: { sessionId: unit.provenance.sessionId, turnIds: [...unit.provenance.turnIds] },
     score: hit.score,
     reasons: hit.reasons.map(esc),
+    ...statedHitFields(c, esc),
+    ...derivedHitFields(unit, esc),
   };
 }
 
@@ -105,15 +114,20 @@ export function frameSummary(frame: RecallFrame) {
  * frame is wrong. Names and notes come from the store (the people it knows),
  * so they are escaped like the evidence pack.
  */
-export function describeFrame(frame: RecallFrame): string {
+export function describeFrame(frame: RecallFrame, hits: readonly Pick<RecallHit, "reasons">[] = []): string {
   const parts: string[] = [];
   if (frame.time) parts.push(`time ${frame.time.relation} ${describeInterval(frame.time.window)} (from "${esc(frame.time.evidence)}")`);
   if (frame.participants) parts.push(`people ${frame.participants.names.map(esc).join(", ")}`);
   if (frame.location) parts.push(`place ${frame.location.names.map(esc).join(", ")}`);
   if (frame.role) parts.push(`the ${frame.role.role}'s turns`);
+  // The state rules and the frame's cues apply without an active frame too: said when they moved a memory.
+  const { state, cues } = rulesApplied(hits);
+  const applied = [...(state.length ? [`state rules applied: ${state.map(esc).join(", ")}`] : []), ...(cues.length ? [`cues applied: ${cues.join(", ")}`] : [])];
   const head = frame.active
-    ? `Recall frame: ${parts.join("; ")} — memories from that context are ranked first.`
-    : "Recall frame: none grounded — ranked by content only.";
+    ? `Recall frame: ${parts.join("; ")} — memories from that context are ranked first${applied.length ? `; ${applied.join("; ")}` : ""}.`
+    : applied.length
+      ? `Recall frame: none grounded — ranked by content; ${applied.join("; ")}.`
+      : "Recall frame: none grounded — ranked by content only.";
   return frame.notes.length ? `${head}\nNotes: ${frame.notes.map(esc).join(" | ")}` : head;
 }
 

@@ -126,6 +126,28 @@ export const RecalledMemory = z.object({
   provenance: z.object({ sessionId: z.string(), turnIds: z.array(z.string()) }),
   score: z.number(),
   reasons: z.array(z.string()),
+  /** The states its turn states, each keyed by subject and slot ("Ana", "residence") with its value ("porto"). Absent on memories stored before states were read. */
+  states: z
+    .array(z.object({ subject: z.string(), slot: z.string(), value: z.string(), additive: z.boolean(), ends: z.boolean(), evidence: z.string(), open: z.boolean().optional() }))
+    .optional(),
+  /** When its turn was said, when the turn carried its own time (ahead of the session start). */
+  saidAt: z.string().optional(),
+  /** For a memory that states a state: when it held (validTo null: still holds) and what superseded it (a unitId), how sure the rules are of that link, later related statements that did not supersede it. */
+  validity: z
+    .object({
+      states: z.array(z.string()),
+      validFrom: z.string(),
+      validTo: z.string().nullable(),
+      supersededBy: z.string().nullable(),
+      origin: z.enum(["rule", "user"]),
+      link: z.object({ confidence: z.number(), evidence: z.string() }).optional(),
+      relatedLater: z.array(z.object({ unitId: z.string(), on: z.string(), evidence: z.string() })).optional(),
+    })
+    .optional(),
+  /** For a plan: the later memory (unitId) that tells of it as done, and when. */
+  planOutcome: z.object({ toldAsDoneBy: z.string(), on: z.string() }).optional(),
+  /** A memory that depends on a state since superseded (`because`), flagged: supersededBy is the memory that changed it. */
+  mayBeOutdated: z.object({ because: z.string(), supersededBy: z.string(), on: z.string() }).optional(),
 });
 export type RecalledMemory = z.infer<typeof RecalledMemory>;
 

@@ -1,0 +1,62 @@
+import { stemmedTerms } from "./stemmed-terms.js";
+
+/**
+ * When two open-world statements are about the same thing: their attribute
+ * words ("korean restaurants tried", "sticking to daily tidying routine")
+ * agree. A named slot (residence, job) is one key by name; an open one is a
+ * key by its words, so the answer is a confidence, not a yes or no.
+ */
+
+/** At or above: the same key — a later other value supersedes. */
+export const SAME_KEY = 0.6;
+/** At or above (and below SAME_KEY): related, stated later — recorded, no supersession. */
+export const RELATED_KEY = 0.3;
+
+const stemsOf = new Map<string, ReadonlySet<string>>();
+
+/** An attribute's word stems, remembered (a namespace repeats its attributes). */
+export function attributeStems(attribute: string): ReadonlySet<string> {
+  let stems = stemsOf.get(attribute);
+  if (!stems) {
+    if (stemsOf.size > 20_000) stemsOf.clear();
+    stems = stemmedTerms(attribute);
+    stemsOf.set(attribute, stems);
+  }
+  return stems;
+}
+
+/**
+ * How sure it is that two attributes name one thing, in [0, 1]: 1 when the
+ * words are the same; else the share of the shorter one's stems the other
+ * holds, needing two shared stems when both have two or more ("personal best
+ * time" ~ "personal best time in charity 5k run": 1 × 0.9; "visits to gym" vs
+ * "gym class": related at most).
+ */
+export function attributeAgreement(a: string, b: string): number {
+  if (a === b) return 1;
+  const sa = attributeStems(a);
+  const sb = attributeStems(b);
+  if (sa.size === 0 || sb.size === 0) return 0;
+  let shared = 0;
+  for (const s of sa) if (sb.has(s)) shared++;
+  const smaller = Math.min(sa.size, sb.size);
+  if (shared === 0) return 0;
+  // One shared word of two or more: related at most ("gym visits" and "gym class").
+  if (smaller >= 2 && shared < 2) return shared / smaller >= 0.5 ? RELATED_KEY : 0;
+  // Not 1: other words may narrow the thing ("in the charity 5k run").
+  return 0.9 * (shared / smaller) * (sa.size === sb.size ? 1 : 0.95);
+}
+
+/**
+ * How much of an attribute a query names, in [0, 1]: the share of the
+ * attribute's stems among the query's. "How many Korean restaurants have I
+ * tried?" names all of "korean restaurants tried".
+ */
+export function queryNamesAttribute(attribute: string, queryStems: ReadonlySet<string>): number {
+  const stems = attributeStems(attribute);
+  if (stems.size === 0) return 0;
+  let shared = 0;
+  for (const s of stems) if (queryStems.has(s)) shared++;
+  if (shared < Math.min(2, stems.size)) return 0;
+  return shared / stems.size;
+}

@@ -1,0 +1,100 @@
+/**
+ * States the speaker tells of other people: "My sister Ana lives in Berlin",
+ * "Jon's new job is at Harborview", "my mom retired". The subject is the
+ * person's name when the speaker gives one, else the relation as the speaker
+ * names it ("Ines's sister"); when both are said, a `relation` statement
+ * (subject Ana, value "ines's sister") lets the namespace resolve the one to
+ * the other (anchoring/person-aliases.ts), so "where does my sister live?"
+ * and "where does Ana live?" find the same statement.
+ *
+ * Only a handful of slots (where someone lives, works, with whom, retired):
+ * the rules must not read "my sister is a nightmare" as a job.
+ */
+import type { StateStatement } from "../model/memory-unit.js";
+import { DURATION, RELATION } from "./state-patterns.js";
+
+const RELATION_RE = new RegExp(`^${RELATION}$`, "i");
+
+// Capitalised words that start sentences or name days, never a person.
+const NOT_A_NAME = new Set(
+  "I The This That These Those It We They He She You My Our Your His Her Their There Here And But So Then Now Also Actually Well Oh Yes No Hey Hi Hello Thanks Thank What Where When How Why Who Which Today Yesterday Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September October November December Mom Mum Dad Everyone Someone Nobody Anyway Btw Sadly Luckily Guess Speaking Apparently Honestly Finally Plus Just Still Since After Before If Because Although Though While Once".split(" "),
+);
+const NAME = "([A-Z][\\p{Ll}'’-]+(?: [A-Z][\\p{Ll}'’-]+)?)";
+const PLACE = "([A-Z][\\p{L}'’-]+(?:[ -][A-Z][\\p{L}'’-]+){0,3})";
+const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4}|the [a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)";
+/** Who: "my (older) sister (Ana)", "Ana", "Ana's". Groups: relation, name after it, bare name. */
+const WHO = `(?:\\b[Mm]y ${RELATION}(?:,? ${NAME})?|\\b${NAME})`;
+const ADV = "(?:now |still |currently |finally |just |recently |officially |actually |also )*";
+
+interface OthersRule {
+  re: RegExp;
+  read: (m: RegExpExecArray, at: number) => { slot: string; value: string; ends?: boolean; open?: boolean } | null;
+}
+
+// Groups 1–3 are WHO's in every rule; the state's own groups follow.
+const RULES: OthersRule[] = [
+  { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back )?to ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  { re: new RegExp(`${WHO}['’]s (?:new |current )?(?:job|position|role) is (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
+  { re: new RegExp(`${WHO} ${ADV}(?:works|is working) (?:at|for) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
+  { re: new RegExp(`${WHO} ${ADV}(?:got|started|landed|took) (?:a |the )?(?:new )?job (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
+  { re: new RegExp(`${WHO} ${ADV}(?:works|is working) as (?:a |an )?([a-z][a-z-]+(?: [a-z][a-z-]+)?)\\b`, "u"), read: (m) => ({ slot: "job", value: m[4]! }) },
+  { re: new RegExp(`${WHO} ${ADV}(?:retired|has retired|is retired)\\b`, "u"), read: () => ({ slot: "job", value: "retired" }) },
+  // "my parents have been staying with me for nine months": an open attribute of theirs, as extract-open-states.ts reads the speaker's
+  {
+    re: new RegExp(`${WHO} (?:has|have|'ve|'s) (?:now |already )?been ((?:staying|living|working|studying|volunteering|training|learning|taking|playing|attending|using|doing|dating|seeing) [\\p{L}\\d' -]{1,40}?) for (${DURATION})`, "u"),
+    read: (m) => ({ slot: m[4]!.toLowerCase().replace(/ (?:my|our|the|a|an) /g, " "), value: m[5]!, open: true }),
+  },
+  { re: new RegExp(`${WHO} ${ADV}(?:is|'s|has been) (?:dating|seeing|engaged to|married to) ${NAME}`, "u"), read: (m) => ({ slot: "partner", value: m[4]! }) },
+];
+
+const TRAILING = /\s+(?:now|since|for|last|this|in|on|and|with|after|before)\b.*$/i;
+
+function clean(value: string): string {
+  return value.replace(TRAILING, "").replace(/[.,!?;:]+$/, "").replace(/^(the|a|an)\s+/i, "").replace(/['’]s$/, "").trim().toLowerCase();
+}
+
+/**
+ * The subject a rule's WHO groups name, and the `relation` statement when a
+ * name and a relation are both said. Null when the "name" is a sentence word.
+ */
+function subjectOf(m: RegExpExecArray, speaker: string): { subject: string; relation: string | null } | null {
+  const relation = m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : null;
+  const name = m[2] ?? m[3];
+  if (name && NOT_A_NAME.has(name.split(" ")[0]!)) return relation && !m[3] ? { subject: relation, relation: null } : null;
+  if (name && RELATION_RE.test(name)) return null;
+  if (name) return { subject: name, relation };
+  return relation ? { subject: relation, relation: null } : null;
+}
+
+/** Other people's states in one sentence of `speaker` (a plan or question already ruled out by the caller). */
+export function extractOthersStates(sentence: string, speaker: string): StateStatement[] {
+  const out: StateStatement[] = [];
+  for (const rule of RULES) {
+    const m = rule.re.exec(sentence);
+    if (!m) continue;
+    const who = subjectOf(m, speaker);
+    const read = rule.read(m, m.index);
+    if (!who || !read) continue;
+    // The speaker is no other person ("Ines moved to Porto" said by Ines is her own state; the first-person rules read it).
+    if (who.subject.toLowerCase() === speaker.toLowerCase()) continue;
+    const value = clean(read.value);
+    if (value === "") continue;
+    out.push({ subject: who.subject, slot: read.slot, value, additive: false, ends: read.ends ?? false, evidence: m[0].trim(), ...(read.open ? { open: true } : {}) });
+    if (who.relation) out.push(relationStatement(who.subject, who.relation, m[0].trim()));
+  }
+  return out;
+}
+
+/** "my sister Ana" anywhere in a sentence: Ana is the speaker's sister, a state that never ends (additive). */
+const NAMED_RELATION = new RegExp(`\\b[Mm]y ${RELATION},? ${NAME}`, "u");
+
+export function extractRelations(sentence: string, speaker: string): StateStatement[] {
+  const m = NAMED_RELATION.exec(sentence);
+  if (!m || NOT_A_NAME.has(m[2]!.split(" ")[0]!) || RELATION_RE.test(m[2]!)) return [];
+  return [relationStatement(m[2]!, `${speaker}'s ${m[1]!.toLowerCase()}`, m[0].trim())];
+}
+
+function relationStatement(name: string, relation: string, evidence: string): StateStatement {
+  return { subject: name, slot: "relation", value: relation.toLowerCase(), additive: true, ends: false, evidence };
+}

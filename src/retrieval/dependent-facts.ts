@@ -1,0 +1,72 @@
+import type { MemoryUnit } from "../model/memory-unit.js";
+import { timeOf } from "../anchoring/derive-validity.js";
+import type { NamespaceValidity } from "../anchoring/namespace-validity.js";
+
+export type MayBeOutdated = NonNullable<MemoryUnit["mayBeOutdated"]>;
+
+/**
+ * Slots whose value other statements hang on: where one lives, works, with
+ * whom, what one drives ("my commute to the Lisbon office", "my manager at
+ * the roastery", "Sam's parents"). A count or a favourite is not such a place.
+ */
+const ANCHOR_SLOTS = new Set(["residence", "employer", "job", "partner", "car"]);
+
+interface OldValue {
+  word: RegExp;
+  label: string;
+  until: string;
+  supersededBy: string;
+}
+
+/** Per derivation (namespaceValidity keeps one object while the namespace is unchanged): each speaker's superseded anchor values. */
+const indexes = new WeakMap<NamespaceValidity, Map<string, OldValue[]>>();
+
+function oldValuesBySpeaker(states: NamespaceValidity): Map<string, OldValue[]> {
+  let index = indexes.get(states);
+  if (index) return index;
+  index = new Map();
+  for (const u of states.stateUnits.values()) {
+    const v = states.validity.get(u.id);
+    if (!v?.supersededBy || !v.validTo) continue;
+    const speaker = (u.context.participants[0] ?? "").toLowerCase();
+    for (const s of u.context.states ?? []) {
+      // A value short or numeric names nothing a later sentence would repeat by chance.
+      if (!ANCHOR_SLOTS.has(s.slot) || s.ends || s.value.length < 3 || /^\d/.test(s.value)) continue;
+      const list = index.get(speaker) ?? [];
+      list.push({ word: new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(s.value)}(?![\\p{L}\\d])`, "iu"), label: `${s.slot} = ${s.value}`, until: v.validTo, supersededBy: v.supersededBy });
+      index.set(speaker, list);
+    }
+  }
+  indexes.set(states, index);
+  return index;
+}
+
+/**
+ * A statement that depends on a state since superseded: said by the same
+ * speaker before the change, naming the old value ("my commute to the
+ * Lisbon office is 20 minutes", said before "I moved to Porto"). It stays in
+ * the list and is flagged, never dropped: the dependent fact may still hold
+ * (the office may be where it was). A statement superseded itself is not
+ * flagged here: its own validity says so.
+ */
+export function mayBeOutdated(unit: MemoryUnit, states: NamespaceValidity): MayBeOutdated | undefined {
+  if (states.validity.get(unit.id)?.supersededBy) return undefined;
+  const old = oldValuesBySpeaker(states).get((unit.context.participants[0] ?? "").toLowerCase());
+  if (!old) return undefined;
+  const said = timeOf(unit);
+  const text = unit.source?.map((t) => t.text).join(" ") ?? unit.content;
+  for (const o of old) {
+    if (said >= o.until || o.supersededBy === unit.id) continue;
+    // A fact of the speaker's own that hangs on the value, in the present ("my commute to the Lisbon office is"), not a passing mention ("Lisbon was lovely").
+    const sentence = text.split(/(?<=[.!?])\s+|\n+/).find((x) => o.word.test(x));
+    if (sentence && OWN_PRESENT_FACT.test(sentence) && PRESENT.test(sentence)) return { because: o.label, supersededBy: o.supersededBy, on: o.until };
+  }
+  return undefined;
+}
+
+const OWN_PRESENT_FACT = /\b(?:my|our)\b/i;
+const PRESENT = /\b(?:is|are|takes?|has|have|am|costs?|starts?|runs?|lives?|works?)\b|['’](?:s|m|re)\b/i;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
