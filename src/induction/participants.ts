@@ -3,7 +3,7 @@
  * count; any other name is content (an entity), because the retriever matches
  * participants against unit metadata that holds store names only.
  */
-import { STOPWORDS } from "../language/text.js";
+import { STOPWORDS, escapeRegExp } from "../language/text.js";
 
 export interface ParticipantMatch {
   /** Canonical names from knownPeople, in first-mention order. */
@@ -37,9 +37,6 @@ const CAPITALISED = /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}{2,}(?![\p{L}\p{N}])/gu;
 // The same knownPeople list is reused for every question of a namespace: compile once.
 const cache = new Map<string, Matcher>();
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 function matcherFor(knownPeople: string[]): Matcher | null {
   const key = knownPeople.join("\u0000");
@@ -61,7 +58,7 @@ function matcherFor(knownPeople: string[]): Matcher | null {
   }
   if (byAlias.size === 0) return null;
   // Longest alias first so "Caroline Smith" wins over "Caroline".
-  const aliases = [...byAlias.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const aliases = [...byAlias.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const re = new RegExp(`(?<![\\p{L}\\p{N}])(${aliases.join("|")})(?:['’]s)?(?![\\p{L}\\p{N}])`, "giu");
   const firstNames: [string, string][] = knownPeople.map((n) => [(n.trim().split(/\s+/)[0] ?? "").toLowerCase(), n.trim().replace(/\s+/g, " ")]);
   const m = { re, byAlias, firstNames };

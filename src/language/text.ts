@@ -62,3 +62,8 @@ export function lexicalTerms(text: string): string[] {
 export function countWords(text: string): number {
   return tokens(text).length;
 }
+
+/** `s` as a literal inside a regular expression: every metacharacter escaped. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

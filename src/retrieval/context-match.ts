@@ -2,6 +2,7 @@ import type { EpisodicContext } from "../model/memory-unit.js";
 import type { RecallFrame, TimeCondition } from "../model/recall-frame.js";
 import { isReliable } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
+import { escapeRegExp } from "../language/text.js";
 
 export interface ContextMatch {
   /** The unit meets every active condition of the frame. */
@@ -123,7 +124,7 @@ const patternsByName = new Map<string, { mention: RegExp; vocative: RegExp }>();
 function addressPatterns(first: string): { mention: RegExp; vocative: RegExp } {
   let patterns = patternsByName.get(first);
   if (!patterns) {
-    const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = escapeRegExp(first);
     patterns = {
       mention: new RegExp(`\\b${escaped}\\b`, "giu"),
       vocative: new RegExp(`(?:^|[.!?]\\s+|^${GREETING}\\s+|[.!?]\\s+${GREETING}\\s+)(${escaped})\\s*[,!.?]|,\\s*(${escaped})\\s*(?:[.!?]|$)`, "giud"),

@@ -1,6 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { timeOf } from "../anchoring/derive-validity.js";
 import type { NamespaceValidity } from "../anchoring/namespace-validity.js";
+import { escapeRegExp } from "../language/text.js";
 
 export type MayBeOutdated = NonNullable<MemoryUnit["mayBeOutdated"]>;
 
@@ -54,11 +55,11 @@ export function mayBeOutdated(unit: MemoryUnit, states: NamespaceValidity): MayB
   const old = oldValuesBySpeaker(states).get((unit.context.participants[0] ?? "").toLowerCase());
   if (!old) return undefined;
   const said = timeOf(unit);
-  const text = unit.source?.map((t) => t.text).join(" ") ?? unit.content;
+  const sentences = (unit.source?.map((t) => t.text).join(" ") ?? unit.content).split(/(?<=[.!?])\s+|\n+/);
   for (const o of old) {
     if (said >= o.until || o.supersededBy === unit.id) continue;
     // A fact of the speaker's own that hangs on the value, in the present ("my commute to the Lisbon office is"), not a passing mention ("Lisbon was lovely").
-    const sentence = text.split(/(?<=[.!?])\s+|\n+/).find((x) => o.word.test(x));
+    const sentence = sentences.find((x) => o.word.test(x));
     if (sentence && OWN_PRESENT_FACT.test(sentence) && PRESENT.test(sentence)) return { because: o.label, supersededBy: o.supersededBy, on: o.until };
   }
   return undefined;
@@ -66,7 +67,3 @@ export function mayBeOutdated(unit: MemoryUnit, states: NamespaceValidity): MayB
 
 const OWN_PRESENT_FACT = /\b(?:my|our)\b/i;
 const PRESENT = /\b(?:is|are|takes?|has|have|am|costs?|starts?|runs?|lives?|works?)\b|['’](?:s|m|re)\b/i;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
