@@ -1,3 +1,4 @@
+import { resolveSubject } from "../anchoring/derive-validity.js";
 import { RELATION } from "../language/state-patterns.js";
 
 /**
@@ -51,7 +52,7 @@ export function findStateSubject(query: string, knownPeople: readonly string[] =
  */
 export function isSubjectAsked(asked: StateSubject | null, subject: string, speaker: string, aliasOf: ReadonlyMap<string, string>): boolean {
   if (!asked) return true;
-  const resolved = aliasOf.get(subject.toLowerCase()) ?? subject.toLowerCase();
+  const resolved = resolveSubject(subject, aliasOf);
   if (asked.relation) {
     const relationOf = (owner: string) => `${owner.toLowerCase()}'s ${asked.relation}`;
     // Of a named person, or of whoever asks (the speaker of the statement, in a chat with one user).

@@ -50,6 +50,11 @@ export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvid
   return { text, tokens, included, dropped: units.length - included.length };
 }
 
+/** One day of an instant, as the pack's dates read ("30 January 2023"). */
+function onDay(iso: string): string {
+  return describeInterval({ start: iso, end: iso, granularity: "day" });
+}
+
 function renderWithContext(units: readonly MemoryUnit[]): string {
   const rankOf = new Map(units.map((u, i) => [u.id, i + 1]));
   const bySession = new Map<string, MemoryUnit[]>();
@@ -81,10 +86,9 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
       if (u.context.planned) {
         const done = u.planOutcome;
         const by = done ? rankOf.get(done.toldAsDoneBy) : undefined;
-        coords.push(done ? `planned; told as done ${describeInterval({ start: done.on, end: done.on, granularity: "day" })}${by ? ` [${by}]` : ""}` : "planned");
+        coords.push(done ? `planned; told as done ${onDay(done.on)}${by ? ` [${by}]` : ""}` : "planned");
       }
       // A state that no longer holds says so, and what replaced it (by rank when it is in the pack).
-      const onDay = (iso: string) => describeInterval({ start: iso, end: iso, granularity: "day" });
       if (u.validity?.supersededBy) {
         const by = rankOf.get(u.validity.supersededBy);
         coords.push(`earlier value, stated ${onDay(u.validity.validFrom)}; superseded${u.validity.validTo ? ` ${onDay(u.validity.validTo)}` : ""} by ${by ? `[${by}]` : "a later statement"}`);
