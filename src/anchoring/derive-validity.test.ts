@@ -1,27 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { MemoryUnit, StateStatement } from "../model/memory-unit.js";
 import { deriveValidity } from "./derive-validity.js";
+import { stateUnit } from "./testing/state-unit.js";
 
-const unit = (id: string, day: string, states: Array<Partial<StateStatement>>, extra: Partial<MemoryUnit> = {}): MemoryUnit => ({
-  id,
-  namespace: "t",
-  content: id,
-  cue: "",
-  context: {
-    eventTime: null,
-    mentionedTimes: [],
-    session: { sessionId: `s-${day}`, start: `${day}T10:00:00.000Z`, end: `${day}T10:00:00.000Z` },
-    participants: ["Ines"],
-    location: null,
-    entities: [],
-    topic: null,
-    states: states.map((s) => ({ subject: "Ines", slot: "residence", value: "", additive: false, ends: false, evidence: "", ...s })),
-  },
-  provenance: { sessionId: `s-${day}`, turnIds: [`${id}:1`] },
-  anchoredBy: "test",
-  ...extra,
-});
+const unit = stateUnit;
 
 describe("deriveValidity", () => {
   it("a later value of the same slot supersedes the earlier; repeating a value supersedes nothing", () => {

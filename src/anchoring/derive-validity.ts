@@ -1,5 +1,5 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
-import { attributeAgreement, RELATED_KEY, SAME_KEY } from "../language/attribute-key.js";
+import { attributeAgreement, isCountSlot, RELATED_KEY, SAME_KEY } from "../language/attribute-key.js";
 
 /** When a unit's stated state held, and what replaced it. */
 export interface Validity {
@@ -34,8 +34,8 @@ const NAMED_SLOT_CONFIDENCE = 0.9;
  *
  * A key is (subject, slot). The subject is resolved through the namespace's
  * `relation` statements ("my sister Ana": "ines's sister" is Ana). A named
- * slot is one key by name; open-world slots ("5k personal best") are one key
- * when their words agree (language/attribute-key.ts): at SAME_KEY or above a
+ * slot is one key by name; open-world slots ("5k personal best") and counts
+ * ("number of hives", "number of beehives") are one key when their words agree (language/attribute-key.ts): at SAME_KEY or above a
  * later other value supersedes, with the agreement as the link's confidence;
  * between RELATED_KEY and SAME_KEY the later statement is only recorded as
  * related (relatedLater), never as a supersession.
@@ -61,7 +61,8 @@ export function deriveValidity(units: readonly StateUnit[]): Map<string, Validit
   const confidenceOf = new Map<Statement, number>();
   for (const st of statements) {
     let key = `${st.subject}\u0000${st.s.slot}`;
-    if (st.s.open) {
+    // An open attribute, or a count of a thing ("number of hives", "number of beehives"): one key when the words agree.
+    if (st.s.open || isCountSlot(st.s.slot)) {
       const keys = openKeys.get(st.subject) ?? [];
       let best: { key: string; agreement: number } | null = null;
       for (const k of keys) {

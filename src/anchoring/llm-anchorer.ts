@@ -6,7 +6,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import { Granularity, describeInterval, type MentionedTime, type TimeInterval } from "../model/time.js";
 import { RamemError } from "../model/errors.js";
 import { createRuleAnchorer } from "./rule-anchorer.js";
-import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
+import { askedBefore, cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 import { extractStates } from "../language/extract-states.js";
 import { unitId } from "./unit-id.js";
 import { roleOfTurn } from "./role-of-turn.js";
@@ -283,7 +283,7 @@ function buildUnit(
       entities: dedupe((u.entities ?? []).map((e) => e.trim())),
       topic: blankToNull(u.topic),
       // States are read off the verbatim turns by the same rules as the default anchorer's: what was said, not the restatement.
-      states: u.turns.flatMap((t) => extractStates(t.text, t.speaker)),
+      states: u.turns.flatMap((t, i) => extractStates(t.text, t.speaker, askedBefore(u.turns[i - 1], t))),
       ...(u.turns[0]?.time ? { saidAt: u.turns[0].time } : {}),
     },
     provenance: { sessionId: session.id, turnIds },

@@ -11,9 +11,9 @@ import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
 import { extractStates } from "../language/extract-states.js";
 import { futureCueIn } from "../language/plan-cue.js";
 import { unitId } from "./unit-id.js";
-import { cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
+import { askedBefore, cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@11";
+export const RULE_ANCHORER_ID = "rule-anchorer@12";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;
@@ -56,7 +56,7 @@ export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer 
           session: { sessionId: session.id, start: session.startTime, end: session.endTime },
           participants: [turn.speaker, ...participants.filter((p) => p !== turn.speaker)],
           role: roleOfTurn(turn),
-          states: extractStates(turn.text, turn.speaker),
+          states: extractStates(turn.text, turn.speaker, askedBefore(turns[i - 1], turn)),
           // The turn's own time (a message's createdAt) dates its statements; the session start is the fallback.
           ...(turn.time ? { saidAt: turn.time } : {}),
           location: found.places[0] ?? null,

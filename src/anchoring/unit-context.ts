@@ -37,3 +37,8 @@ export function dedupe(values: readonly string[]): string[] {
     return true;
   });
 }
+
+/** The turn before, when another speaker said it: what a bare answer ("Eleven!") answers. */
+export function askedBefore(previous: Turn | undefined, turn: Turn): string | undefined {
+  return previous && previous.speaker !== turn.speaker ? previous.text : undefined;
+}

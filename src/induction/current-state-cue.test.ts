@@ -17,4 +17,7 @@ test("current-state cues: past questions and questions with a past time have non
   assert.equal(findCurrentStateCue("Where did Ines live in 2022?", true), null);
   assert.equal(findCurrentStateCue("What was Tom's job before he became a nurse?", false), null);
   assert.equal(findCurrentStateCue("When did Melanie paint a sunrise?", false), null);
+  // The auxiliary of the state is present, the question's is past.
+  assert.equal(findCurrentStateCue("What car did Marcus have when he lived in Cape Town?", false), null);
+  assert.equal(findCurrentStateCue("Which pets did Ana have?", false), null);
 });

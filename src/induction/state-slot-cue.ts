@@ -1,3 +1,5 @@
+import { PLURAL } from "../language/state-patterns.js";
+
 /**
  * Which state a question asks about: "where does she live" → residence, "what
  * is his job" → job or employer, "who is she dating" → partner, "what does he
@@ -29,8 +31,11 @@ export interface StateSlotCue {
   evidence: string;
 }
 
+const HOW_MANY_MODIFIED = new RegExp(`\\bhow many (?:[a-z]+ )?${PLURAL}\\b(?<!\\b(?:does|is|was|has))`, "i");
+const HOW_MANY = new RegExp(`\\bhow many ${PLURAL}\\b`, "i");
+
 export function findStateSlot(query: string): StateSlotCue | null {
-  const count = /\bhow many (?:[a-z]+ )?([a-z]+s)\b(?<!\b(?:does|is|was|has))/i.exec(query) ?? /\bhow many ([a-z]+s)\b/i.exec(query);
+  const count = HOW_MANY_MODIFIED.exec(query) ?? HOW_MANY.exec(query);
   if (count) return { slots: [`number of ${count[1]!.toLowerCase()}`, `${count[1]!.toLowerCase()} done`], evidence: count[0] };
   const favourite = /\bfavou?rite ([a-z]+)\b/i.exec(query);
   if (favourite) return { slots: [`favourite ${favourite[1]!.toLowerCase()}`], evidence: favourite[0] };

@@ -37,7 +37,7 @@ export function attributeAgreement(a: string, b: string): number {
   const sa = attributeStems(a);
   const sb = attributeStems(b);
   if (sa.size === 0 || sb.size === 0) return 0;
-  let shared = 0;
+  let shared = compoundHeadsShared(a, b);
   for (const s of sa) if (sb.has(s)) shared++;
   const smaller = Math.min(sa.size, sb.size);
   if (shared === 0) return 0;
@@ -45,6 +45,32 @@ export function attributeAgreement(a: string, b: string): number {
   if (smaller >= 2 && shared < 2) return shared / smaller >= 0.5 ? RELATED_KEY : 0;
   // Not 1: other words may narrow the thing ("in the charity 5k run").
   return 0.9 * (shared / smaller) * (sa.size === sb.size ? 1 : 0.95);
+}
+
+/** Kin words are other people, not a kind of the same thing: "grandchildren" are no "children". */
+const KIN_PREFIX = /^(?:grand|step|great|half|god)/;
+
+/**
+ * Words of the two that name one thing by its head: "beehives" and "hives",
+ * "houseplants" and "plants" (a compound ending in the other word, four
+ * letters or more); the stems miss these ("beehiv", "hive").
+ */
+function compoundHeadsShared(a: string, b: string): number {
+  const words = (t: string) => t.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 4);
+  const wb = words(b);
+  let shared = 0;
+  for (const x of words(a)) {
+    for (const y of wb) {
+      const [long, short] = x.length > y.length ? [x, y] : [y, x];
+      if (long !== short && long.endsWith(short) && !KIN_PREFIX.test(long)) shared++;
+    }
+  }
+  return shared;
+}
+
+/** A count slot ("number of beehives"): keyed by the words of what it counts, as an open attribute is. */
+export function isCountSlot(slot: string): boolean {
+  return slot.startsWith("number of ");
 }
 
 /**

@@ -67,6 +67,46 @@ describe("extractStates", () => {
     assert.deepEqual(keys("I have 2 questions about my taxes."), []);
   });
 
+  it("more wordings of the named slots: a flat in a place, a role said to hold now, a workplace by its work, a car bought after one sold", () => {
+    assert.deepEqual(keys("Nadia, I've moved! I got a job in Munich, so I live in a flat in Schwabing now."), ["User | residence = schwabing"]);
+    assert.deepEqual(keys("So we're still living in Kadıköy for now."), ["User | residence = kadıköy"]);
+    assert.deepEqual(keys("I'm now head pastry chef at a hotel, Le Petit Nice."), ["User | job = head pastry chef"]);
+    assert.deepEqual(keys("Marseille is home, and the hotel just made me executive pastry chef."), ["User | job = executive pastry chef"]);
+    // What ends the slot and what follows in the same turn: the value the turn ends on.
+    assert.deepEqual(keys("Big news: I left the bakery! I'm now head pastry chef at a hotel."), ["User | job = head pastry chef"]);
+    assert.deepEqual(keys("I left the bakery!"), ["User | job =  (ends)"]);
+    assert.deepEqual(keys("Yes, still baking at Four des Capucins, I start at four every morning."), ["User | employer = four des capucins"]);
+    assert.deepEqual(keys("I sold the Golf before I left and bought a second-hand Toyota Hilux bakkie."), ["User | car = toyota hilux bakkie"]);
+    // A role is a person's: "made me happy", "I'm now busy at work" are none.
+    assert.deepEqual(keys("It made me happy."), []);
+    assert.deepEqual(keys("I'm now busy at the weekends."), []);
+  });
+
+  it("counts of irregular plurals and of the family's own; a plan in another clause leaves the count", () => {
+    assert.deepEqual(keys("That makes five grandchildren now."), ["User | number of grandchildren = 5"]);
+    assert.deepEqual(keys("I have four grandchildren now, and they all want to visit at the same time."), ["User | number of grandchildren = 4"]);
+    assert.deepEqual(keys("Between work and the two kids I barely sleep."), ["User | number of kids = 2"]);
+    // "the three dogs" may be anyone's.
+    assert.deepEqual(keys("The three dogs ran off."), []);
+    assert.deepEqual(keys("I'm going to move to Porto next month, and I'm excited."), []);
+  });
+
+  it("a possessive holds in a plan; a pet introduced over two sentences", () => {
+    assert.deepEqual(keys("Deal. My cat Pistache will stay with the neighbours."), ["User | pet = pistache"]);
+    assert.deepEqual(keys("Dmitri, meet Tango officially! He's been home since May, my dog now."), ["User | pet = tango"]);
+    assert.deepEqual(keys("I will adopt a dog named Rex."), []);
+  });
+
+  it("a bare count answers the count the other speaker asked of the speaker", () => {
+    const answer = (text: string, asked: string) => extractStates(text, "Kwame", asked).map((s) => `${s.slot} = ${s.value}`);
+    assert.deepEqual(answer("Eleven! I split some colonies in May.", "How many hives now?"), ["number of hives = 11"]);
+    assert.deepEqual(answer("About 20.", "How many plants do you have at home?"), ["number of plants = 20"]);
+    // Not a count of the speaker's, and not an answer.
+    assert.deepEqual(answer("Eleven!", "How many people came to the party on Saturday?"), []);
+    assert.deepEqual(answer("Eleven!", "Did you go?"), []);
+    assert.deepEqual(answer("I went there eleven times.", "How many hives now?"), []);
+  });
+
   it("other people's states, named or by relation; both said, a relation statement links them", () => {
     assert.deepEqual(keys("My sister Ana lives in Berlin."), ["Ana | residence = berlin", "Ana | relation = user's sister"]);
     assert.deepEqual(keys("My sister lives in Berlin."), ["User's sister | residence = berlin"]);

@@ -7,14 +7,18 @@
  * validity intervals); an additive slot (a second pet) supersedes nothing, and
  * an ending statement ("I sold my car", "we broke up") closes its slot.
  *
- * First person only: "I moved to Porto" is about the speaker; what the
- * speaker says of others is left alone (too ambiguous for rules). Plans ("I'm
- * moving next month", "I will") state no state yet.
+ * The named slots read the first person: "I moved to Porto" is about the
+ * speaker; what the speaker says of others is read by a few narrower rules
+ * (extract-others-states.ts). Plans ("I'm moving next month", "I will")
+ * state no state yet — a plan's own clause only, and a possessive in it
+ * still holds ("my cat Pistache will stay with the neighbours"). A bare
+ * count that answers the other speaker's "how many … now?" states it.
  */
 
 import type { StateStatement } from "../model/memory-unit.js";
 import { extractOpenStates } from "./extract-open-states.js";
 import { extractOthersStates, extractRelations } from "./extract-others-states.js";
+import { PLURAL } from "./state-patterns.js";
 export type { StateStatement };
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -26,13 +30,16 @@ const ROLE = "([a-z][a-z-]+(?: [a-z][a-z-]+){0,3}?)(?=[,.!?;:]| at\\b| in\\b| fo
 const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4})";
 const ANIMAL = "(dog|cat|puppy|kitten|rabbit|bunny|parrot|budgie|hamster|guinea pig|turtle|tortoise|horse|snake|lizard|beagle|labrador|poodle|terrier|retriever|spaniel|collie|tabby)";
 const BRAND = "(?:VW|Volkswagen|Fiat|Honda|Toyota|Hyundai|Ford|BMW|Audi|Kia|Mazda|Nissan|Renault|Peugeot|Tesla|Volvo|Subaru|Skoda|Seat|Opel|Chevrolet|Mini|Jeep|Suzuki|Yamaha|Vespa)";
-const VEHICLE = "(car|truck|suv|van|motorbike|motorcycle|scooter|tesla|toyota|honda|ford|bmw|subaru|volkswagen|audi|mazda|kia|hyundai|prius|civic|corolla)";
-const COUNTED = "(kids|children|sons|daughters|grandchildren|dogs|cats|pets|bikes|cars|tanks|aquariums|siblings|brothers|sisters|roommates|plants)";
+const VEHICLE = "(car|truck|bakkie|pickup|pick-up|suv|van|motorbike|motorcycle|scooter|tesla|toyota|honda|ford|bmw|subaru|volkswagen|audi|mazda|kia|hyundai|prius|civic|corolla)";
 const COUNT = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 const NOW = "(?:now |currently |finally |just |recently |officially |actually |still |also )*";
 
 interface Rule {
   re: RegExp;
+  /** Holds whatever the sentence plans ("my cat Pistache will stay with the neighbours" still says the cat is mine). */
+  stative?: boolean;
+  /** Read over the whole turn, not one clause ("Meet Tango! He's my dog now."). */
+  wholeTurn?: boolean;
   /** Slot and value from the match; null drops the match. */
   read: (m: RegExpExecArray) => Omit<StateStatement, "subject" | "evidence"> | null;
 }
@@ -45,6 +52,9 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\b(?:I|we)(?:'ve| have)? ${NOW}(?:moved|relocated) (?:back )?to ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\bI(?:'m| am) ${NOW}living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\b(?:I|we) ${NOW}live in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:we're|we are) ${NOW}living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  // "I live in a flat in Schwabing now", "we're renting a house in Ghent"
+  { re: new RegExp(`\\b(?:I|we)(?:'re|'m| am| are)? ${NOW}(?:live|living|rent|renting) (?:in )?(?:a|an|the|our|my) (?:new |small |tiny |big |little |lovely )?(?:flat|apartment|house|studio|place|cottage|room|loft|condo|townhouse) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\b(?:I|we)(?:'ve| have) been living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\b[Mm]y (?:new |own |whole |little )?(?:home|apartment|flat|house|place) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\bI(?:'ve| have) lived in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
@@ -60,16 +70,22 @@ const RULES: Rule[] = [
   // "I work at the café", "I started working at the library last month": a workplace in lower case.
   { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  // "still baking at Four des Capucins", "I'm still teaching at Ridgeway": a workplace by the work done there.
+  { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still )?(?:working|baking|teaching|cooking|nursing|coding|serving|bartending|volunteering|waitressing|interning|lecturing|training) (?:at|for) ((?:the )?[A-Z][\\p{L}&'’.-]*(?: (?:[A-Z&][\\p{L}&'’.-]*|de|des|du|la|le|van|von|of)(?= [A-Z]|$|[ ,.!?;])){0,4})`, "u"), read: (m) => set("employer", m[1]!.replace(/ (?:de|des|du|la|le|van|von|of)$/, "")) },
   { re: new RegExp(`\\bI(?:'m| am) (?:now |currently |still )?(?:a|an) ${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
+  // "I'm now head pastry chef at a hotel": a role without an article, said to hold now, at a workplace.
+  { re: new RegExp(`\\bI(?:'m| am) (?:now|currently) (?:the )?${ROLE} (?:at|for) (?:a|an|the|[A-Z])`, "u"), read: (m) => (isRole(m[1]!) ? set("job", m[1]) : null) },
+  // "the hotel just made me executive pastry chef", "they promoted me to team lead"
+  { re: new RegExp(`\\b(?:made|named|appointed|promoted) me (?:to |as )?(?:the |their |our )?${ROLE}`, "u"), read: (m) => (isRole(m[1]!) ? set("job", m[1]) : null) },
   { re: /(?:^|\b)[Ss]till (?:a |an |the )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|in) (?:the|a|an) /u, read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
   { re: new RegExp(`\\b(?:years|months) as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: new RegExp(`\\bI(?:'ve| have) been (?:a |an |the )${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
   { re: new RegExp(`\\bI (?:start|started|began) (?:work |working )?as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: /\b(?:now )?I (?:own|run|opened) (?:a |an |my own |our own )([a-z]+(?: [a-z]+)?)\b/u, read: (m) => set("job", `own ${m[1]}`) },
   { re: /\b(?:[Rr]unning|opened) (?:my|our) own ([a-z]+)\b/u, read: (m) => set("job", `own ${m[1]}`) },
-  { re: /\bI (?:just |finally |recently )*(?:quit|left|lost) (?:my job|the (?:pub|firm|school|company|office|restaurant|café|cafe|clinic|bank|agency|studio|hospital|shop))\b/u, read: () => end("job") },
+  { re: /\bI (?:just |finally |recently )*(?:quit|left|lost) (?:my job|the (?:pub|firm|school|company|office|restaurant|café|cafe|clinic|bank|agency|studio|hospital|shop|bakery|hotel|factory|lab|salon|store|supermarket|warehouse|newspaper|startup|practice|museum|library|theatre|theater|brewery|kitchen|bar|garage|workshop))\b/u, read: () => end("job") },
   // partner
-  { re: new RegExp(`\\b[Mm]y (?:new )?(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?),? ${NAME}`, "u"), read: (m) => set("partner", m[1]) },
+  { re: new RegExp(`\\b[Mm]y (?:new )?(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?),? ${NAME}`, "u"), read: (m) => set("partner", m[1]), stative: true },
   { re: new RegExp(`\\bI(?:'m| am|'ve been| have been) ${NOW}(?:dating|seeing|engaged to|married to) ${NAME}`, "u"), read: (m) => set("partner", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:started dating|married|got engaged to|got married to) ${NAME}`, "u"), read: (m) => set("partner", m[1]) },
   { re: new RegExp(`\\bI ${NOW}broke up with ${NAME}`, "u"), read: (m) => end("partner", m[1]) },
@@ -81,14 +97,16 @@ const RULES: Rule[] = [
   { re: /\b(?:[Ss]he|[Hh]e)(?:'s| has) been my (?:girlfriend|boyfriend|partner|wife|husband)\b/u, read: () => set("partner", "@partner") },
   // pets: additive
   { re: new RegExp(`\\b(?:I|[Ww]e) ${NOW}(?:adopted|got|rescued|brought home) (?:a |an |another )?(?:new )?(?:[A-Za-z-]+ ){0,2}${ANIMAL}(?:[^.!?]*?(?:named|called) ${NAME})?`, "u"), read: (m) => set("pet", m[2] ?? m[1], true) },
-  { re: new RegExp(`\\b[Mm]eet ${NAME}\\b[^]*?\\bmy (?:new )?${ANIMAL}\\b`, "u"), read: (m) => set("pet", m[1], true) },
-  { re: new RegExp(`\\b${NAME}, my (?:little |new |old )?${ANIMAL}\\b`, "u"), read: (m) => (MONTH.test(m[1]!) ? null : set("pet", m[1], true)) },
+  { re: new RegExp(`\\b[Mm]eet ${NAME}\\b[^]{0,120}?\\bmy (?:new )?${ANIMAL}\\b`, "u"), read: (m) => set("pet", m[1], true), wholeTurn: true },
+  { re: new RegExp(`\\b${NAME}, my (?:little |new |old )?${ANIMAL}\\b`, "u"), read: (m) => (MONTH.test(m[1]!) ? null : set("pet", m[1], true)), stative: true },
   { re: new RegExp(`\\b(?:I|[Ww]e) (?:had to )?(?:rehomed|rehome|gave away|give away) (?:my |our )?(?:${ANIMAL} )?${NAME}`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
   { re: new RegExp(`\\b[Mm]y ${ANIMAL}(?:,? ${NAME},?)? (?:died|passed away|ran away)\\b`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
   { re: new RegExp(`\\b(?:I|we) (?:had to )?(?:rehome|rehomed|gave away|give away) (?:my |our )?${ANIMAL}(?: ${NAME})?`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
-  { re: new RegExp(`\\b[Mm]y ${ANIMAL},? ${NAME}`, "u"), read: (m) => set("pet", m[2], true) },
+  { re: new RegExp(`\\b[Mm]y ${ANIMAL},? ${NAME}`, "u"), read: (m) => set("pet", m[2], true), stative: true },
   // car
   { re: new RegExp(`\\bI ${NOW}(?:bought|got|leased|drive) (?:a |an |my )?(?:new |used |second-hand )?((?:[A-Z][\\w-]* )*${VEHICLE}\\w*(?: [A-Z0-9][\\w-]*)*)`, "iu"), read: (m) => set("car", m[1]) },
+  // "I sold the Golf and bought a second-hand Toyota Hilux": the new one is the state the turn leaves.
+  { re: new RegExp(`\\bI (?:sold|traded in|got rid of|scrapped) [^.!?]{1,60}? and (?:then |finally )?(?:bought|got|leased) (?:a |an )?(?:new |used |second-hand )?((?:[A-Z][\\w-]* )*${VEHICLE}\\w*(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
   { re: new RegExp(`\\bI ${NOW}sold my (?:old )?${VEHICLE}\\b`, "iu"), read: () => end("car") },
   { re: new RegExp(`\\bI ${NOW}sold (?:the|my) (?:old )?(?:${BRAND} )?[A-Z][\\w-]*\\b`, "u"), read: () => end("car") },
   { re: new RegExp(`\\b[Mm]y (?:old |new |trusty )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
@@ -111,8 +129,10 @@ const RULES: Rule[] = [
   { re: /\bI(?:'ve| have) (?:started|taken up|picked up) ([a-z]+)(?: instead)?\b/u, read: (m) => (NOT_A_HOBBY.test(m[1]!) ? null : set("hobby", m[1], true)) },
   { re: /\bI (?:quit|gave up|stopped) ([a-z]+)\b/u, read: (m) => (/^(my|the|a|an|eating|smoking|it|that|this)$/.test(m[1]!) ? null : end("hobby", m[1], true)) },
   // counts
-  { re: new RegExp(`\\b(?:I|we) ${NOW}(?:have|'ve got|have got) ${COUNT} ([a-z]+s)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
-  { re: new RegExp(`\\b(?:that makes|that's|so that's|down to|up to) ${COUNT} ([a-z]+s)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
+  { re: new RegExp(`\\b(?:I|we) ${NOW}(?:have|'ve got|have got) ${COUNT} ${PLURAL}\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
+  // "between work and the two kids", "our three dogs": the family's own, counted ("the three dogs" may be anyone's)
+  { re: new RegExp(`\\b(?:(?:[Mm]y|[Oo]ur) ${COUNT} ((?:grand)?(?:kids|children|sons|daughters)|dogs|cats|pets)|[Tt]he ${COUNT} ((?:grand)?(?:kids|children)))\\b`, "u"), read: (m) => set(`number of ${(m[2] ?? m[4])!.toLowerCase()}`, String(numberOf((m[1] ?? m[3])!))), stative: true },
+  { re: new RegExp(`\\b(?:that makes|that's|so that's|down to|up to) ${COUNT} ${PLURAL}\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
   { re: new RegExp(`\\bI(?:'ve| have) ${NOW}(?:completed|finished|watched|read|tried|visited|run|taken|done) ${COUNT} (?:different )?([a-z]+)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`${m[2]!.toLowerCase()} done`, String(numberOf(m[1]!)))) },
 ];
 
@@ -124,6 +144,12 @@ const GENERIC_COUNTED = new Set(["ones", "times", "of", "more", "or", "and", "da
 // "I'm moving next month", "I will", "I'm going to", "I plan to": a plan states no state yet.
 const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|(?:I'm|I am|we're|we are) (?:thinking|considering) (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
 const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too)\b.*$/i;
+
+/** A role's head word is a person's: "head pastry chef", "team lead" — not "happy" or "busy" ("it made me happy"). */
+const ROLE_HEAD = /(?:er|or|ist|ian|ant|ent|chef|nurse|cook|lead|head|principal|clerk|officer|captain|coach|intern|apprentice|owner|director|associate|analyst|architect|pilot|chief|partner|editor|engineer|assistant)$/;
+function isRole(role: string): boolean {
+  return !GENERIC_ROLE.test(role) && ROLE_HEAD.test(role);
+}
 
 function numberOf(word: string): number {
   return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORDS[word.toLowerCase()] ?? Number.NaN);
@@ -159,39 +185,72 @@ function resolve(value: string, turn: string, before: string): string | null {
   return value;
 }
 
+/** A question that restates what the speaker did ("remember when I…?", "did I tell you that I…?"). */
+const RESTATED = /\b(?:remember|recall) (?:when|that|how) (?=(?:I|we)\b)|\b(?:did I|have I) (?:tell|told|mention|mentioned) (?:you )?(?:that )?(?=(?:I|we)\b)/;
+
+/**
+ * A count asked for in the turn before ("How many hives do you have now?")
+ * and given bare in this one ("Eleven!", "About 20 now."): the answer states
+ * the count, as "I have eleven hives" would.
+ */
+const ASKED_COUNT = new RegExp(`\\bhow many (?:[a-z]+ )?${PLURAL}\\b([^?]*)\\?`, "i");
+const BARE_COUNT = new RegExp(`^(?:(?:oh|um|well|hmm|haha|ha|yes|yeah|so|now|just|about|around|exactly|currently|still)[,!.]?\\s+)*${COUNT}\\b(?:\\s+(?:now|so far|at the moment|right now|currently|in total|total))?\\s*[.!]`, "iu");
+
+function answeredCount(text: string, speaker: string, askedBefore: string | undefined): StateStatement | null {
+  if (!askedBefore) return null;
+  const found = ASKED_COUNT.exec(askedBefore);
+  // Of the one answering: "…do you have?", or elliptical ("How many hives now?"); not "how many people came?".
+  const asked = found && (/\byour?\b/i.test(found[2]!) || found[2]!.trim().split(/\s+/).filter(Boolean).length <= 2) ? found : null;
+  const given = asked ? BARE_COUNT.exec(text.trim()) : null;
+  if (!asked || !given) return null;
+  const thing = asked[1]!.toLowerCase();
+  const n = numberOf(given[1]!);
+  if (GENERIC_COUNTED.has(thing) || Number.isNaN(n)) return null;
+  return { subject: speaker, slot: `number of ${thing}`, value: String(n), additive: false, ends: false, evidence: `${asked[0].trim()} — ${given[0].trim()}` };
+}
+
 /**
  * The state statements of one turn by `speaker`, each slot once (the first
  * statement of it in the turn): the named slots first; a sentence none of
  * them reads may still give a value to something of the speaker's (open-world,
  * extract-open-states.ts); what the speaker says of other people follows
- * (extract-others-states.ts). A question or a plan states nothing.
+ * (extract-others-states.ts). A question or a plan states nothing, save a
+ * possessive ("my cat Pistache will stay…"). `askedBefore` is the turn before
+ * when another speaker said it: a bare answer states what it asked ("How
+ * many hives do you have now?" — "Eleven!").
  */
-/** A question that restates what the speaker did ("remember when I…?", "did I tell you that I…?"). */
-const RESTATED = /\b(?:remember|recall) (?:when|that|how) (?=(?:I|we)\b)|\b(?:did I|have I) (?:tell|told|mention|mentioned) (?:you )?(?:that )?(?=(?:I|we)\b)/;
-
-export function extractStates(text: string, speaker: string): StateStatement[] {
+export function extractStates(text: string, speaker: string, askedBefore?: string): StateStatement[] {
   const out: StateStatement[] = [];
-  const seen = new Set<string>();
+  // Each key's place in `out`.
+  const seen = new Map<string, number>();
   const add = (st: StateStatement) => {
     // An additive slot may hold several values in one turn ("I quit pottery, I've started bouldering").
     const key = `${st.subject.toLowerCase()}\u0000${st.slot}${st.additive ? `\u0000${st.value}` : ""}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const earlier = seen.get(key);
+    // "I left the bakery! I'm now head pastry chef at a hotel": the value the turn ends on is its state.
+    if (earlier !== undefined && out[earlier]!.ends && !st.ends && !st.additive) {
+      out[earlier] = st;
+      return true;
+    }
+    if (earlier !== undefined) return false;
+    seen.set(key, out.length);
     out.push(st);
     return true;
   };
   let offset = 0;
   // Clauses, not sentences: "My sister lives in Berlin, and I want to visit her" states one thing and plans another.
-  for (const whole of text.split(/(?<=[.!?])\s+|\n+|;\s+|,\s+(?=(?:and|but|so)\s+(?:I|we|my|our)\b)/i)) {
+  for (const whole of text.split(/(?<=[.!?])\s+|\n+|;\s+|,\s+(?=(?:and|but|so)\s+(?:I|we|my|our|they|he|she|it|you)\b)/i)) {
     const at = text.indexOf(whole, offset);
     offset = at >= 0 ? at + whole.length : offset;
     // "…remember when I got pre-approved for $400,000?" asks nothing: it restates a fact, which is read alone.
     const restated = RESTATED.exec(whole);
     const sentence = restated ? whole.slice(restated.index) : whole;
     const sentenceAt = Math.max(0, at) + (restated?.index ?? 0);
-    if (PLAN.test(sentence)) continue;
+    // A plan in the sentence states nothing by verb, but a possessive still holds ("my cat Pistache will stay with the neighbours").
+    const planned = PLAN.test(sentence);
     let named = false;
     for (const rule of RULES) {
+      if (rule.wholeTurn || (planned && !rule.stative)) continue;
       const m = rule.re.exec(sentence);
       if (!m) continue;
       const read = rule.read(m);
@@ -200,10 +259,19 @@ export function extractStates(text: string, speaker: string): StateStatement[] {
       if (value === null || (value === "" && !read.ends)) continue;
       named = add({ subject: speaker, ...read, value, evidence: m[0].trim() }) || named;
     }
-    if (/\?\s*$/.test(sentence) && !restated) continue;
+    if (planned || (/\?\s*$/.test(sentence) && !restated)) continue;
     const before = text.slice(0, sentenceAt);
     if (!named) for (const st of extractOpenStates(sentence, speaker, before)) add(st);
     for (const st of [...extractOthersStates(sentence, speaker), ...extractRelations(sentence, speaker)]) add(st);
   }
+  // Rules over the turn, and a bare answer to the count asked before: after the clauses', so a clause's own reading wins.
+  for (const rule of RULES) {
+    if (!rule.wholeTurn) continue;
+    const m = rule.re.exec(text);
+    const read = m ? rule.read(m) : null;
+    if (m && read && read.value !== "") add({ subject: speaker, ...read, evidence: m[0].trim() });
+  }
+  const answer = answeredCount(text, speaker, askedBefore);
+  if (answer) add(answer);
   return out;
 }

@@ -45,12 +45,13 @@ const TIME_OF_NOW = /\b(?:since|ago|last|already|so far|these days|lately|recent
 /**
  * A weekday a thing is set for, in the present, or one it was moved to: "my
  * appointment is on Tuesday at 3pm", "it's this Friday", "the call got moved
- * to Thursday", "I have a meeting on Friday". What is set for a weekday lies ahead; what happened on one is
+ * to Thursday", "I have a meeting on Friday", a timetable's present ("my new
+ * job starts Monday", "the course begins on Friday"). What is set for a weekday lies ahead; what happened on one is
  * told in the past ("I saw her on Tuesday"), which this does not match.
  */
 const WEEKDAY = "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?";
 const SET_FOR_WEEKDAY = new RegExp(
-  `(?:\\b(?:is|are)|['’](?:s|re))\\s+(?:now\\s+|still\\s+|also\\s+|always\\s+)?(?:on\\s+|this\\s+|next\\s+)?${WEEKDAY}\\b|\\b(?:moved|rescheduled|pushed(?:\\s+back)?|postponed|changed|switched|bumped)\\s+(?:back\\s+|up\\s+)?(?:to|until|till)\\s+(?:next\\s+|this\\s+)?${WEEKDAY}\\b|\\b(?:have|has|['’]ve got)\\s+(?:a|an|my|the|our|another)\\s+(?:[\\w-]+\\s+){0,2}?(?:on\\s+|this\\s+|next\\s+)${WEEKDAY}\\b`,
+  `(?:\\b(?:is|are)|['’](?:s|re))\\s+(?:now\\s+|still\\s+|also\\s+|always\\s+)?(?:on\\s+|this\\s+|next\\s+)?${WEEKDAY}\\b|\\b(?:moved|rescheduled|pushed(?:\\s+back)?|postponed|changed|switched|bumped)\\s+(?:back\\s+|up\\s+)?(?:to|until|till)\\s+(?:next\\s+|this\\s+)?${WEEKDAY}\\b|\\b(?:have|has|['’]ve got)\\s+(?:a|an|my|the|our|another)\\s+(?:[\\w-]+\\s+){0,2}?(?:on\\s+|this\\s+|next\\s+)${WEEKDAY}\\b|\\b(?:start|starts|begin|begins|open|opens|leave|leaves|arrive|arrives|depart|departs|launch|launches|kick off|kicks off)\\s+(?:on\\s+|this\\s+|next\\s+)?${WEEKDAY}\\b`,
   "i",
 );
 

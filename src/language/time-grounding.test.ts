@@ -47,6 +47,9 @@ const rows: Row[] = [
   ["My dentist appointment got moved to Thursday at 10am", MON, "2023-05-11", "2023-05-12", "day"],
   ["The party is on Saturday!", MON, "2023-05-13", "2023-05-14", "day"],
   ["I have a meeting on Friday", MON, "2023-05-12", "2023-05-13", "day"],
+  // A timetable's present: what starts on a weekday starts ahead; what started on one is behind.
+  ["My new job at the clinic starts Saturday.", MON, "2023-05-13", "2023-05-14", "day"],
+  ["I started on Saturday.", MON, "2023-05-06", "2023-05-07", "day"],
   ["We took a road trip last summer", MON, "2022-06-01", "2022-09-01", "season"],
   ["I planted tulips last spring", MON, "2022-03-01", "2022-06-01", "season"],
   ["We went skiing last winter", MON, "2022-12-01", "2023-03-01", "season"],

@@ -1,4 +1,5 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
+import { attributeAgreement, isCountSlot, SAME_KEY } from "../language/attribute-key.js";
 
 /** Per state index (namespaceValidity keeps one object while the namespace is unchanged): each slot's units, as positions in its order. */
 const slotIndexes = new WeakMap<ReadonlyMap<string, MemoryUnit>, { units: MemoryUnit[]; positionsOf: Map<string, number[]> }>();
@@ -24,6 +25,9 @@ export function unitsStatingSlots(stateUnits: ReadonlyMap<string, MemoryUnit>, s
     });
     slotIndexes.set(stateUnits, (index = { units, positionsOf }));
   }
-  const positions = new Set(slots.flatMap((slot) => index.positionsOf.get(slot) ?? []));
+  // A count asked ("number of beehives") is answered by a count of the same thing in other words ("number of hives").
+  const counted = slots.filter(isCountSlot);
+  const keys = counted.length === 0 ? slots : [...slots, ...[...index.positionsOf.keys()].filter((k) => isCountSlot(k) && counted.some((c) => c !== k && attributeAgreement(c, k) >= SAME_KEY))];
+  const positions = new Set(keys.flatMap((slot) => index.positionsOf.get(slot) ?? []));
   return [...positions].sort((a, b) => a - b).map((p) => index.units[p]!);
 }
