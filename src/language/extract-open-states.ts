@@ -139,7 +139,7 @@ const RULES: OpenRule[] = [
 
 /** Words no attribute is made of alone: "my point is", "my guess is", "my bad". */
 const NOT_AN_ATTRIBUTE = /^(point|guess|question|questions|idea|ideas|advice|issue|problem|concern|worry|hope|fear|goal|plan|plans|dream|bet|bad|fault|pleasure|mind|head|heart|god|gosh|day|week|weekend|morning|night|life|thing|things|way|turn|name|opinion|thought|thoughts|feeling|reason|answer|suggestion|favou?rite|fav|understanding|experience|situation|schedule|list|budget|family|friend|friends|sister|brother|mom|mum|dad|mother|father|parents|son|daughter|wife|husband|partner|boyfriend|girlfriend|boss|manager|kids|children|dog|cat|car|job|home|house|apartment|flat|place)$/i;
-const NOT_A_VALUE = /^(it|that|this|so|very|really|too|a|an|the|my|not|just|also|still|such|going|being|getting|kind|sort|like|what|how|why|because|about|more|less|amazing|great|good|fine|okay|ok|bad|terrible|awesome|nice|busy|crazy|wild|hard|tough|interesting|different|important|perfect)\b/i;
+const NOT_A_VALUE = /^(something|anything|nothing|everything|someone|anyone|everyone|somewhere|one of|part of|all|it|that|this|so|very|really|too|a|an|the|my|not|just|also|still|such|going|being|getting|kind|sort|like|what|how|why|because|about|more|less|amazing|great|good|fine|okay|ok|bad|terrible|awesome|nice|busy|crazy|wild|hard|tough|interesting|different|important|perfect)\b/i;
 const DETERMINERS = /^(?:the|a|an|my|our|your|his|her|their|this|that|these|those|new|current|latest|old)\s+/i;
 
 /** "the Downtown Farmers Market" after "I earned $420 at": the place is part of what is counted. */

@@ -65,6 +65,8 @@ describe("extractStates", () => {
     assert.deepEqual(keys("It's been a long process - remember when I got pre-approved for $400,000 from Wells Fargo?"), ["User | pre-approved at wells fargo = $400,000 [open]"]);
     assert.deepEqual(keys("Could I get pre-approved for $400,000 from Wells Fargo?"), []);
     assert.deepEqual(keys("I have 2 questions about my taxes."), []);
+    // A vague word is no value: "…for my store is something I'm always working on".
+    assert.deepEqual(keys("Creating a strong brand image for my store is something I'm always working on."), []);
   });
 
   it("more wordings of the named slots: a flat in a place, a role said to hold now, a workplace by its work, a car bought after one sold", () => {
