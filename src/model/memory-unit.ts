@@ -106,6 +106,19 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
+/** When a unit's stated state held, and what replaced it (anchoring/derive-validity.ts), as every face returns it. */
+export const UnitValidity = z.object({
+  states: z.array(z.string()),
+  validFrom: IsoDateTime,
+  validTo: IsoDateTime.nullable(),
+  supersededBy: z.string().nullable(),
+  origin: z.enum(["rule", "user"]),
+  /** How sure the rules are of the supersession link (absent for a user's override or while valid), and the later words that made it. */
+  link: z.object({ confidence: z.number().min(0).max(1), evidence: z.string() }).optional(),
+  /** Later statements the rules found related but could not call a supersession ("related, stated later"): the unit stays valid. */
+  relatedLater: z.array(z.object({ unitId: z.string(), on: IsoDateTime, evidence: z.string() })).optional(),
+});
+
 export const MemoryUnit = z.object({
   /** Deterministic: derived from namespace, session, turns and anchorer, so re-ingest is idempotent. */
   id: StoredText,
@@ -135,19 +148,7 @@ export const MemoryUnit = z.object({
    * namespace's later statements (never stored): present on recall hits of a
    * question about a current or past state.
    */
-  validity: z
-    .object({
-      states: z.array(z.string()),
-      validFrom: IsoDateTime,
-      validTo: IsoDateTime.nullable(),
-      supersededBy: z.string().nullable(),
-      origin: z.enum(["rule", "user"]),
-      /** How sure the rules are of the supersession link (absent for a user's override or while valid), and the later words that made it. */
-      link: z.object({ confidence: z.number().min(0).max(1), evidence: z.string() }).optional(),
-      /** Later statements the rules found related but could not call a supersession ("related, stated later"): the unit stays valid. */
-      relatedLater: z.array(z.object({ unitId: z.string(), on: IsoDateTime, evidence: z.string() })).optional(),
-    })
-    .optional(),
+  validity: UnitValidity.optional(),
   /**
    * A statement that depends on a state since superseded ("my commute to the
    * Lisbon office", said before "I moved to Porto"): derived at recall (never

@@ -286,6 +286,9 @@ describe("REST API: every endpoint", () => {
     });
     assert.equal(added.status, 200, added.text);
     const [lisbon, porto] = added.body.unitIds as [string, string];
+    // The rules' supersession comes with its link, as on every other face.
+    const derived = await t.call("GET", `/v1/namespaces/garden/memories/${lisbon}/validity`, { key });
+    assert.deepEqual([derived.body.validity.supersededBy, derived.body.validity.origin, typeof derived.body.validity.link?.confidence], [porto, "rule", "number"]);
     const put = await t.call("PUT", `/v1/namespaces/garden/memories/${lisbon}/supersession`, { key, json: { supersededBy: porto } });
     assert.equal(put.status, 200, put.text);
     const validity = await t.call("GET", `/v1/namespaces/garden/memories/${lisbon}/validity`, { key });

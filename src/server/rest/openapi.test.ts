@@ -63,4 +63,11 @@ describe("GET /openapi.json", () => {
     assert.ok("nextCursor" in memoryList.properties);
     assert.ok(memoryList.required?.includes("nextCursor"));
   });
+
+  it("documents a validity as the faces return it: the rules' link and the related later statements", () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { anyOf?: Array<{ properties?: Record<string, unknown> }>; properties?: Record<string, unknown> }> }> } }).components.schemas;
+    const validity = schemas.Validity!.properties.validity!;
+    const fields = validity.properties ?? validity.anyOf?.find((x) => x.properties)?.properties ?? {};
+    for (const field of ["states", "validFrom", "validTo", "supersededBy", "origin", "link", "relatedLater"]) assert.ok(field in fields, field);
+  });
 });

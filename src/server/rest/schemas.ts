@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Attachment, MAX_TURN_CHARS, NamespaceName, SessionId } from "../../model/conversation.js";
-import { MemoryUnit } from "../../model/memory-unit.js";
+import { MemoryUnit, UnitValidity } from "../../model/memory-unit.js";
 import { RecallHit } from "../../model/recall.js";
 import { RecallFrame } from "../../model/recall-frame.js";
 import { IsoDateTime } from "../../model/time.js";
@@ -110,16 +110,7 @@ export const ValidityResult = z
   .object({
     namespace: z.string(),
     unitId: z.string(),
-    validity: z
-      .object({
-        states: z.array(z.string()),
-        validFrom: z.string(),
-        validTo: z.string().nullable(),
-        supersededBy: z.string().nullable(),
-        origin: z.enum(["rule", "user"]),
-      })
-      .nullable()
-      .describe("null: the unit states no state and carries no correction"),
+    validity: UnitValidity.nullable().describe("null: the unit states no state and carries no correction"),
   })
   .meta({ id: "Validity" });
 
