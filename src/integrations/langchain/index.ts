@@ -44,6 +44,13 @@ export interface RamemDocumentMetadata {
   reasons: string[];
   /** The caller's metadata of the unit's session and turns. */
   metadata?: Record<string, unknown>;
+  /** The states the unit states ("residence = porto"), and when its turn was said, when the turn carried its own time. */
+  states?: NonNullable<MemoryUnit["context"]["states"]>;
+  saidAt?: string;
+  /** As on every face's hit: when the state held and what superseded it; a plan told later as done; a fact whose state has since changed. */
+  validity?: MemoryUnit["validity"];
+  planOutcome?: MemoryUnit["planOutcome"];
+  mayBeOutdated?: MemoryUnit["mayBeOutdated"];
   [key: string]: unknown;
 }
 
@@ -74,6 +81,11 @@ export function hitToDocument(hit: RecallHit): Document<RamemDocumentMetadata> {
       score: hit.score,
       reasons: hit.reasons,
       ...(unit.metadata ? { metadata: unit.metadata } : {}),
+      ...(c.states?.length ? { states: c.states } : {}),
+      ...(c.saidAt ? { saidAt: c.saidAt } : {}),
+      ...(unit.validity ? { validity: unit.validity } : {}),
+      ...(unit.planOutcome ? { planOutcome: unit.planOutcome } : {}),
+      ...(unit.mayBeOutdated ? { mayBeOutdated: unit.mayBeOutdated } : {}),
     },
   });
 }

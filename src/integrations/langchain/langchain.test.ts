@@ -36,6 +36,18 @@ describe("ramem/langchain", () => {
     assert.ok(filtered.every((d) => d.metadata.metadata?.topic === "running"));
   });
 
+  it("a Document carries the hit's states and validity, as every face's hit does", async () => {
+    const memory = await open();
+    await memory.add([{ role: "user", content: "I live in Lisbon." }], { now: new Date("2023-01-05T10:00:00Z") });
+    await memory.add([{ role: "user", content: "I moved to Porto last month." }], { now: new Date("2023-04-05T10:00:00Z") });
+    const docs = await new RamemRetriever({ memory, k: 5 }).invoke("Where do I live now?");
+    const porto = docs.find((d) => /Porto/.test(d.pageContent))!;
+    const lisbon = docs.find((d) => /Lisbon/.test(d.pageContent))!;
+    assert.deepEqual(porto.metadata.states?.map((s) => `${s.slot} = ${s.value}`), ["residence = porto"]);
+    assert.equal(porto.metadata.validity?.validTo, null);
+    assert.equal(lisbon.metadata.validity?.supersededBy, porto.metadata.unitId);
+  });
+
   it("RamemChatMessageHistory keeps a conversation as a ramem session: add, read back in order, clear", async () => {
     const memory = await open();
     const history = new RamemChatMessageHistory({ memory, sessionId: "chat-1" });
