@@ -56,10 +56,9 @@ const KIN_PREFIX = /^(?:grand|step|great|half|god)/;
  * letters or more); the stems miss these ("beehiv", "hive").
  */
 function compoundHeadsShared(a: string, b: string): number {
-  const words = (t: string) => t.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 4);
-  const wb = words(b);
+  const wb = attributeWords(b);
   let shared = 0;
-  for (const x of words(a)) {
+  for (const x of attributeWords(a)) {
     for (const y of wb) {
       const [long, short] = x.length > y.length ? [x, y] : [y, x];
       if (long !== short && long.endsWith(short) && !KIN_PREFIX.test(long)) shared++;
@@ -68,9 +67,27 @@ function compoundHeadsShared(a: string, b: string): number {
   return shared;
 }
 
+const wordsOf = new Map<string, readonly string[]>();
+
+/** An attribute's words of four letters or more, remembered as its stems are (deriveValidity compares every open statement with its subject's keys). */
+function attributeWords(attribute: string): readonly string[] {
+  let words = wordsOf.get(attribute);
+  if (!words) {
+    if (wordsOf.size > 20_000) wordsOf.clear();
+    words = attribute.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 4);
+    wordsOf.set(attribute, words);
+  }
+  return words;
+}
+
 /** A count slot ("number of beehives"): keyed by the words of what it counts, as an open attribute is. */
 export function isCountSlot(slot: string): boolean {
   return slot.startsWith("number of ");
+}
+
+/** Whether a count asked ("number of beehives") is answered by another count slot: the same thing in other words ("number of hives"). */
+export function sameCountedThing(asked: string, stated: string): boolean {
+  return isCountSlot(asked) && isCountSlot(stated) && attributeAgreement(asked, stated) >= SAME_KEY;
 }
 
 /**

@@ -1,10 +1,9 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, type RecallFrame } from "../model/recall-frame.js";
-import type { Validity } from "../anchoring/derive-validity.js";
+import { timeOf, type Validity } from "../anchoring/derive-validity.js";
 import { validSpan } from "./valid-span.js";
 import { isSubjectAsked } from "../induction/state-subject.js";
-import { timeOf } from "../anchoring/derive-validity.js";
-import { attributeAgreement, isCountSlot, SAME_KEY } from "../language/attribute-key.js";
+import { sameCountedThing } from "../language/attribute-key.js";
 
 /**
  * The units that state the slot a question asks about (frame.stateSlot), of
@@ -55,7 +54,8 @@ export function stateAnswers(
   const speakerOf = (u: MemoryUnit) => u.context.participants[0] ?? "";
   const askedAbout = (u: MemoryUnit) => ofSlot(u).some((s) => isSubjectAsked(asked, s.subject, speakerOf(u), aliasOf));
   const bySubject = asked && stateUnits.some(askedAbout);
-  const anchorId = window && window.relation === "before" ? (window as NonNullable<RecallFrame["time"]>).anchorUnitId : undefined;
+  // The query's own anchor event, not the caller's validAt instant.
+  const anchorId = frame.time && window === frame.time && frame.time.relation === "before" ? frame.time.anchorUnitId : undefined;
   const anchorValidity = anchorId !== undefined && stateUnits.some((u) => u.id === anchorId && ofSlot(u).length > 0) ? validityOf(anchorId) : undefined;
   const start = anchorValidity ? validSpan(anchorValidity).from : window ? Date.parse(window.window.start) : 0;
   const end = window ? Date.parse(window.window.end) : 0;
@@ -84,7 +84,7 @@ export function stateAnswers(
 
 /** A slot the question asks (state-slot-cue.ts) that a statement's slot answers: the same, or a count of the same thing ("beehives", "hives"). */
 function slotAnswers(asked: string, stated: string): boolean {
-  return asked === stated || (isCountSlot(asked) && isCountSlot(stated) && attributeAgreement(asked, stated) >= SAME_KEY);
+  return asked === stated || sameCountedThing(asked, stated);
 }
 
 /**
