@@ -156,7 +156,7 @@ describe(`injection campaign: ${PACKS * UNITS_PER_PACK} generated hostile units 
     memory = await openMemory({ db: ":memory:", embedder: "hash", languageModel: model, env: {} });
     // A stored namespace, so the faces' "namespace holds nothing" checks pass; recall itself is replaced below.
     await memory.ingest([{ session: { id: "s", namespace: "ns", startTime: "2023-05-01T00:00:00Z", endTime: "2023-05-01T00:00:00Z", participants: [] }, turns: [{ id: "t", speaker: "A", text: "seed" }] }]);
-    memory.recall = async () => ({ hits: current.hits, frame: current.frame });
+    memory.recall = async () => ({ hits: current.hits, frame: current.frame, holdsEvidence: { likely: true, confidence: 1, why: "replaced recall" } });
     const server = createMcpServer({ memory, principal: LOCAL_PRINCIPAL });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);

@@ -201,7 +201,7 @@ describe("one recall hit shape on every face", () => {
     assert.deepEqual(Object.keys(hit.unit.mayBeOutdated!).sort(), keysOf(MemoryUnit.shape.mayBeOutdated));
     assert.deepEqual([...new Set(hit.unit.context.states!.flatMap(Object.keys))].sort(), Object.keys(StateStatement.shape).sort());
     const realRecall = memory.recall.bind(memory);
-    memory.recall = async () => ({ hits: [hit], frame: EMPTY_FRAME("Lisbon") });
+    memory.recall = async () => ({ hits: [hit], frame: EMPTY_FRAME("Lisbon"), holdsEvidence: { likely: true, confidence: 1, why: "replaced recall" } });
     try {
       const expected = unitView(hit);
       assert.deepEqual(Object.keys(expected.fields).sort(), ["context.saidAt", "context.states", "mayBeOutdated", "planOutcome", "validity"]);

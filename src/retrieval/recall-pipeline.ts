@@ -15,6 +15,7 @@ import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
 import { unitsStatingSlots } from "./units-stating-slots.js";
 import { namespaceSnapshot } from "./namespace-snapshot.js";
+import { judgeEvidence, type EvidenceJudgment } from "./judge-evidence.js";
 import type { FilterNode } from "../model/memory-filter.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
@@ -65,6 +66,8 @@ export interface RecallOutcome {
   frameRefinement?: Omit<FrameRefinement, "frame">;
   /** The hits in C_ctx (context-valid, ranked first), by unit id; the rest are C_content. Empty without an active frame. */
   contextValidIds?: string[];
+  /** Whether the store likely holds evidence for the query at all (judge-evidence.ts). */
+  holdsEvidence: EvidenceJudgment;
 }
 
 export const DEFAULT_POOL = 100;
@@ -83,8 +86,8 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.queryVector ? { queryVector: request.queryVector } : {}),
     ...(request.where ? { where: request.where } : {}),
   });
-  // Episode support and the frame both read the context of every candidate in the pool.
-  const ids = switches.contextRanking ? ranking.map((c) => c.unitId) : ranking.slice(0, request.k).map((c) => c.unitId);
+  // Episode support, the frame and the evidence judgment read the context of every candidate in the pool.
+  const ids = ranking.map((c) => c.unitId);
   const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
   const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
   // The roles the candidates' turns carry ground a role condition: none between people.
@@ -128,7 +131,9 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   });
   const hits = await findPlanReports(deps.store, request.namespace, toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits, states ? (u) => mayBeOutdated(u, states) : undefined), request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
-  return { hits, frame, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
+  const byId = new Map(units.map((u) => [u.id, u]));
+  const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => byId.get(c.unitId) ?? []));
+  return { hits, frame, holdsEvidence, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
 /** For each candidate that asks a question, the unit that follows it in its session (the store's nextUnits, or the session as listed in order). */

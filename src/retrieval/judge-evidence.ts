@@ -1,0 +1,120 @@
+import type { MemoryUnit } from "../model/memory-unit.js";
+import type { RecallFrame } from "../model/recall-frame.js";
+import { isReliable } from "../model/recall-frame.js";
+import { lexicalTerms } from "../language/text.js";
+import { stemmedTerms } from "../language/stemmed-terms.js";
+
+/**
+ * Whether the store likely holds evidence for a query: the abstain judgment
+ * of every recall. A score says how likely one hit is relevant; this says
+ * whether anything stored is, read from what the query asks that no
+ * candidate covers — a word of its need no unit of the content pool holds
+ * ("table tennis" where only "tennis" was said), or a person it names who is
+ * neither speaker nor mentioned in the units that cover the rest.
+ */
+export interface EvidenceJudgment {
+  /** true: the store likely holds evidence for the query. */
+  likely: boolean;
+  /** How sure the judgment is of `likely`, in [0.5, 1]. */
+  confidence: number;
+  /** For humans and the generator: what no stored memory covers, and the closest memory. */
+  why: string;
+}
+
+/** Words of a question that ask for the kind of answer, not for its content: no memory need hold them. */
+const ASKING_WORDS = new Set([
+  "many", "long", "often", "old", "name", "time", "times", "total", "first", "last", "recently", "recent", "currently", "current",
+  "still", "ago", "day", "days", "week", "weeks", "month", "months", "year", "years", "remind", "remember", "mention", "mentioned",
+  "said", "say", "talk", "talked", "told", "previous", "conversation", "chat", "go", "went", "get", "make", "made", "think", "know",
+  "today", "tonight", "yesterday", "tomorrow", "lately", "quite", "bit", "related", "based", "thing", "things",
+]);
+
+export interface EvidenceFeatures {
+  /** The need's content words (display form), each once. */
+  keyWords: string[];
+  /** Key words that no unit of the content pool holds. */
+  missing: string[];
+  /** The largest share of key words one candidate holds (the best-covering unit). */
+  bestShare: number;
+  /** The frame names people, and no candidate that covers the rest of the need is theirs (speaker or mention). */
+  personUnmet: boolean;
+  /** The best-covering candidate, for `why`. */
+  closest: MemoryUnit | null;
+}
+
+/** Units of the content pool, best first; the judgment reads the first POOL_DEPTH. */
+export const POOL_DEPTH = 100;
+/** How many of the best content candidates may be the one that covers the need. */
+const COVER_DEPTH = 10;
+
+// The content only: a cue carries its episode's words, which would cover the need for every turn of it.
+function unitStems(unit: MemoryUnit): Set<string> {
+  return stemmedTerms(unit.content);
+}
+
+/** Whose turn the unit is: its source's speaker, else the name its restated content opens with ("Melanie ran…", "Melanie: …"). */
+function isSpokenBy(unit: MemoryUnit, name: string): boolean {
+  const speaker = unit.source?.[0]?.speaker;
+  return speaker ? speaker.toLowerCase().includes(name) : unit.content.toLowerCase().startsWith(name);
+}
+
+export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[]): EvidenceFeatures {
+  const people = frame && isReliable(frame.participants) ? frame.participants!.names : [];
+  const peopleStems = new Set(people.flatMap((n) => [...stemmedTerms(n)]));
+  // A compound counts by its parts ("bike-related" by "bike", "30-gallon" by "gallon").
+  const words = [...new Set(lexicalTerms(frame?.need || query).flatMap((w) => w.split("-")))].filter((w) => w && !ASKING_WORDS.has(w) && !/^\d+(st|nd|rd|th)?$/.test(w));
+  const keyed = words.map((w) => ({ word: w, stem: [...stemmedTerms(w)][0] ?? w })).filter((k) => !peopleStems.has(k.stem));
+  const stemsOf = pool.slice(0, POOL_DEPTH).map(unitStems);
+  const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
+  let bestShare = 0;
+  let closest: MemoryUnit | null = null;
+  let personUnmet = people.length > 0;
+  const covering: number[] = [];
+  for (const [i, stems] of stemsOf.slice(0, COVER_DEPTH).entries()) {
+    const share = keyed.length ? keyed.filter((k) => stems.has(k.stem)).length / keyed.length : 1;
+    if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
+    covering.push(share);
+  }
+  if (people.length) {
+    // The candidates that cover the need as well as the best one does: is any of them the named person's?
+    const lower = people.map((p) => p.toLowerCase());
+    personUnmet = !covering.some((share, i) => {
+      if (share < bestShare || share === 0) return false;
+      const unit = pool[i]!;
+      return lower.some((p) => isSpokenBy(unit, p));
+    });
+  }
+  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, closest: closest ?? pool[0] ?? null };
+}
+
+/** Fitted by research/calibrate-evidence.ts --fit (LoCoMo conversations 1–5 and half of LongMemEval dev + abs15; docs/experiments.md). */
+export const EVIDENCE_WEIGHTS = { bias: -0.5, missingShare: -2.39, bestShare: 1.39, personUnmet: -2.18 } as const;
+export type EvidenceWeights = { [K in keyof typeof EVIDENCE_WEIGHTS]: number };
+
+/** P(the store holds evidence), from the features. */
+export function evidenceProbability(f: EvidenceFeatures, w: EvidenceWeights = EVIDENCE_WEIGHTS): number {
+  const missingShare = f.keyWords.length ? f.missing.length / f.keyWords.length : 0;
+  const z = w.bias + w.missingShare * missingShare + w.bestShare * f.bestShare + w.personUnmet * (f.personUnmet ? 1 : 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+function quote(unit: MemoryUnit): string {
+  const text = unit.content.length > 80 ? `${unit.content.slice(0, 77)}…` : unit.content;
+  return `closest: "${text}" (${(unit.context.saidAt ?? unit.context.session.start).slice(0, 10)})`;
+}
+
+/** The judgment a recall returns beside its hits. */
+export function judgeEvidence(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], w: EvidenceWeights = EVIDENCE_WEIGHTS): EvidenceJudgment {
+  if (!pool.length) return { likely: false, confidence: 1, why: "the namespace holds no memory that matches the query" };
+  const f = evidenceFeatures(query, frame, pool);
+  const p = evidenceProbability(f, w);
+  const likely = p >= 0.5;
+  const confidence = Math.round((likely ? p : 1 - p) * 1000) / 1000;
+  const closest = f.closest ? `; ${quote(f.closest)}` : "";
+  const people = frame?.participants?.names.join(" or ") ?? "";
+  let why: string;
+  if (f.missing.length) why = `no stored memory mentions ${f.missing.map((m) => `"${m}"`).join(", ")}${closest}`;
+  else if (f.personUnmet) why = `the memories that match are not ${people}'s${closest}`;
+  else why = `${Math.round(f.bestShare * 100)}% of the query's key words in one memory${closest}`;
+  return { likely, confidence, why };
+}
