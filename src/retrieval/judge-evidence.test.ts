@@ -1,49 +1,55 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { openMemory } from "../open-memory.js";
+import type { Memory } from "../memory.js";
 
-async function storeOf(turns: Array<[string, string]>) {
+/** Runs `check` on a one-session store of these [speaker, text] turns, closed afterwards. */
+async function withStore(turns: Array<[string, string]>, check: (memory: Memory) => Promise<void>): Promise<void> {
   const memory = await openMemory({ db: ":memory:", embedder: "hash", env: {} });
-  await memory.ingest([
-    {
-      session: { id: "s1", namespace: "ns", startTime: "2023-05-02T10:00:00Z", endTime: "2023-05-02T11:00:00Z", participants: [...new Set(turns.map(([s]) => s))] },
-      turns: turns.map(([speaker, text], i) => ({ id: `t${i}`, speaker, text })),
-    },
-  ]);
-  return memory;
+  try {
+    await memory.ingest([
+      {
+        session: { id: "s1", namespace: "ns", startTime: "2023-05-02T10:00:00Z", endTime: "2023-05-02T11:00:00Z", participants: [...new Set(turns.map(([s]) => s))] },
+        turns: turns.map(([speaker, text], i) => ({ id: `t${i}`, speaker, text })),
+      },
+    ]);
+    await check(memory);
+  } finally {
+    await memory.close();
+  }
 }
 
 test("a query whose key word no memory holds is judged unlikely, naming the word and the closest memory", async () => {
-  const memory = await storeOf([
-    ["Ana", "I play tennis at the park every Saturday."],
-    ["Ben", "Nice, I mostly cook on weekends."],
-    ["Ana", "My cat Luna sleeps all day."],
-  ]);
-  try {
-    const absent = await memory.recall("What is the name of my hamster?", { namespace: "ns" });
-    assert.equal(absent.holdsEvidence.likely, false);
-    assert.match(absent.holdsEvidence.why, /"hamster"/);
-    assert.match(absent.holdsEvidence.why, /closest: ".+" \(2023-05-02\)/);
-    assert.ok(absent.holdsEvidence.confidence >= 0.5 && absent.holdsEvidence.confidence <= 1);
-    const present = await memory.recall("Where do I play tennis?", { namespace: "ns" });
-    assert.equal(present.holdsEvidence.likely, true, present.holdsEvidence.why);
-  } finally {
-    await memory.close();
-  }
+  await withStore(
+    [
+      ["Ana", "I play tennis at the park every Saturday."],
+      ["Ben", "Nice, I mostly cook on weekends."],
+      ["Ana", "My cat Luna sleeps all day."],
+    ],
+    async (memory) => {
+      const absent = await memory.recall("What is the name of my hamster?", { namespace: "ns" });
+      assert.equal(absent.holdsEvidence.likely, false);
+      assert.match(absent.holdsEvidence.why, /"hamster"/);
+      assert.match(absent.holdsEvidence.why, /closest: ".+" \(2023-05-02\)/);
+      assert.ok(absent.holdsEvidence.confidence >= 0.5 && absent.holdsEvidence.confidence <= 1);
+      const present = await memory.recall("Where do I play tennis?", { namespace: "ns" });
+      assert.equal(present.holdsEvidence.likely, true, present.holdsEvidence.why);
+    },
+  );
 });
 
 test("a named person none of whose turns covers the need lowers the judgment against the same need asked of the speaker", async () => {
-  const memory = await storeOf([
-    ["Melanie", "I ran a charity race for mental health last Saturday."],
-    ["Caroline", "That is great, I went to a support group meeting."],
-    ["Melanie", "Painting helps me unwind after work."],
-  ]);
-  try {
-    const speaker = await memory.recall("What did Melanie do at the charity race?", { namespace: "ns" });
-    const other = await memory.recall("What did Caroline do at the charity race?", { namespace: "ns" });
-    assert.ok(other.holdsEvidence.likely === false || other.holdsEvidence.confidence < speaker.holdsEvidence.confidence, `${other.holdsEvidence.why} / ${speaker.holdsEvidence.why}`);
-    assert.equal(speaker.holdsEvidence.likely, true, speaker.holdsEvidence.why);
-  } finally {
-    await memory.close();
-  }
+  await withStore(
+    [
+      ["Melanie", "I ran a charity race for mental health last Saturday."],
+      ["Caroline", "That is great, I went to a support group meeting."],
+      ["Melanie", "Painting helps me unwind after work."],
+    ],
+    async (memory) => {
+      const speaker = await memory.recall("What did Melanie do at the charity race?", { namespace: "ns" });
+      const other = await memory.recall("What did Caroline do at the charity race?", { namespace: "ns" });
+      assert.ok(other.holdsEvidence.likely === false || other.holdsEvidence.confidence < speaker.holdsEvidence.confidence, `${other.holdsEvidence.why} / ${speaker.holdsEvidence.why}`);
+      assert.equal(speaker.holdsEvidence.likely, true, speaker.holdsEvidence.why);
+    },
+  );
 });

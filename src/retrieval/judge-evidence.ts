@@ -3,14 +3,15 @@ import type { RecallFrame } from "../model/recall-frame.js";
 import { isReliable } from "../model/recall-frame.js";
 import { lexicalTerms } from "../language/text.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
+import { truncate } from "../formats/shared.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
  * of every recall. A score says how likely one hit is relevant; this says
  * whether anything stored is, read from what the query asks that no
  * candidate covers — a word of its need no unit of the content pool holds
- * ("table tennis" where only "tennis" was said), or a person it names who is
- * neither speaker nor mentioned in the units that cover the rest.
+ * ("table tennis" where only "tennis" was said), or a person it names who
+ * speaks none of the units that cover the rest.
  */
 export interface EvidenceJudgment {
   /** true: the store likely holds evidence for the query. */
@@ -36,7 +37,7 @@ export interface EvidenceFeatures {
   missing: string[];
   /** The largest share of key words one candidate holds (the best-covering unit). */
   bestShare: number;
-  /** The frame names people, and no candidate that covers the rest of the need is theirs (speaker or mention). */
+  /** The frame names people, and none of them speaks a candidate that covers the rest of the need as well as the best one. */
   personUnmet: boolean;
   /** The best-covering candidate, for `why`. */
   closest: MemoryUnit | null;
@@ -68,22 +69,15 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
   const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;
-  let personUnmet = people.length > 0;
   const covering: number[] = [];
   for (const [i, stems] of stemsOf.slice(0, COVER_DEPTH).entries()) {
     const share = keyed.length ? keyed.filter((k) => stems.has(k.stem)).length / keyed.length : 1;
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
     covering.push(share);
   }
-  if (people.length) {
-    // The candidates that cover the need as well as the best one does: is any of them the named person's?
-    const lower = people.map((p) => p.toLowerCase());
-    personUnmet = !covering.some((share, i) => {
-      if (share < bestShare || share === 0) return false;
-      const unit = pool[i]!;
-      return lower.some((p) => isSpokenBy(unit, p));
-    });
-  }
+  // The candidates that cover the need as well as the best one does: is any of them the named person's?
+  const lower = people.map((p) => p.toLowerCase());
+  const personUnmet = people.length > 0 && !covering.some((share, i) => share > 0 && share >= bestShare && lower.some((p) => isSpokenBy(pool[i]!, p)));
   return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, closest: closest ?? pool[0] ?? null };
 }
 
@@ -99,8 +93,7 @@ export function evidenceProbability(f: EvidenceFeatures, w: EvidenceWeights = EV
 }
 
 function quote(unit: MemoryUnit): string {
-  const text = unit.content.length > 80 ? `${unit.content.slice(0, 77)}…` : unit.content;
-  return `closest: "${text}" (${(unit.context.saidAt ?? unit.context.session.start).slice(0, 10)})`;
+  return `closest: "${truncate(unit.content, 80)}" (${(unit.context.saidAt ?? unit.context.session.start).slice(0, 10)})`;
 }
 
 /** The judgment a recall returns beside its hits. */

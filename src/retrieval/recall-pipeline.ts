@@ -131,8 +131,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   });
   const hits = await findPlanReports(deps.store, request.namespace, toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits, states ? (u) => mayBeOutdated(u, states) : undefined), request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
-  const byId = new Map(units.map((u) => [u.id, u]));
-  const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => byId.get(c.unitId) ?? []));
+  const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => unitOf.get(c.unitId) ?? []));
   return { hits, frame, holdsEvidence, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
