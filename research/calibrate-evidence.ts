@@ -9,14 +9,14 @@
  * hit) wrongly flagged; with --fit, a logistic fit of the weights, trained on
  * LoCoMo conversations 1–5 and LongMemEval's first half, tested on the rest.
  *
- *   node --import tsx research/calibrate-evidence.ts [--fit]
+ *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…]] [--dump]
  */
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
 import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
 import { runRecall } from "../src/retrieval/recall-pipeline.js";
 import { contentRecall } from "../src/retrieval/content-recall.js";
-import { evidenceFeatures, evidenceProbability, EVIDENCE_WEIGHTS, type EvidenceFeatures, type EvidenceWeights } from "../src/retrieval/judge-evidence.js";
+import { evidenceFeatures, evidenceFeatureVector, evidenceProbability, EVIDENCE_WEIGHTS, type EvidenceFeatures, type EvidenceWeights } from "../src/retrieval/judge-evidence.js";
 import type { MemoryUnit } from "../src/model/memory-unit.js";
 
 const data = "../shared/datasets";
@@ -71,10 +71,10 @@ function auroc(pos: number[], neg: number[]): number {
   return wins / (pos.length * neg.length || 1);
 }
 
-function fit(train: readonly Row[]): EvidenceWeights {
+function fit(train: readonly Row[], use: ReadonlySet<string>): EvidenceWeights {
   const keys = Object.keys(EVIDENCE_WEIGHTS) as (keyof EvidenceWeights)[];
   const w = Object.fromEntries(keys.map((k) => [k, 0])) as { -readonly [K in keyof EvidenceWeights]: number };
-  const x = (f: EvidenceFeatures) => [1, f.keyWords.length ? f.missing.length / f.keyWords.length : 0, f.bestShare, f.personUnmet ? 1 : 0];
+  const x = (f: EvidenceFeatures) => keys.map((k) => (k === "bias" || use.has(k) ? evidenceFeatureVector(f)[k] : 0));
   // Each data set and class weighs the same, so that neither LoCoMo's size nor the rarity of abstention decides the fit.
   const groups = new Map<string, number>();
   for (const r of train) groups.set(`${r.set}/${r.answerable}`, (groups.get(`${r.set}/${r.answerable}`) ?? 0) + 1);
@@ -104,7 +104,9 @@ function report(name: string, set: readonly Row[], w: EvidenceWeights) {
 const sets = ["longmemeval", "locomo"] as const;
 for (const s of sets) report(`${s}, weights in judge-evidence.ts`, rows.filter((r) => r.set === s), EVIDENCE_WEIGHTS);
 if (process.argv.includes("--fit")) {
-  const w = fit(rows.filter((r) => r.train));
+  const arg = process.argv.indexOf("--features");
+  const use = new Set(arg > 0 ? process.argv[arg + 1]!.split(",") : Object.keys(EVIDENCE_WEIGHTS));
+  const w = fit(rows.filter((r) => r.train), use);
   console.log("fitted on the training halves:", JSON.stringify(w));
   for (const s of sets) report(`${s} held-out half, fitted`, rows.filter((r) => r.set === s && !r.train), w);
   for (const s of sets) report(`${s} all, fitted`, rows.filter((r) => r.set === s), w);
@@ -112,4 +114,9 @@ if (process.argv.includes("--fit")) {
 if (process.argv.includes("--dump")) {
   for (const r of rows.filter((r) => r.set === "longmemeval" || !r.answerable).slice(0, 400))
     console.log(r.set, r.answerable ? "A" : "X", evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "|", r.question);
+}
+if (process.argv.includes("--dump-flagged")) {
+  // Answerable questions whose top hit is right, flagged all the same: what the judgment gets wrong.
+  for (const r of rows.filter((r) => r.answerable && r.rightTop && evidenceProbability(r.f, EVIDENCE_WEIGHTS) < 0.5).slice(0, 60))
+    console.log(r.set, evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "|", r.question);
 }

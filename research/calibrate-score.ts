@@ -1,96 +1,158 @@
 /**
  * Fits and checks the final score of a recall hit (src/retrieval/final-score.ts)
- * on LoCoMo: every question's top-20 hits (full RaMem, default embedder and
- * anchorer), each labelled relevant when it covers an evidence turn. Fits a
- * logistic model on conversations 1–5 and reports, on conversations 6–10
- * (held out), the precision of hits scoring ≥ 0.5 and a reliability table,
- * for the fitted weights and for the ones in final-score.ts.
+ * on both kinds of conversation: LoCoMo (two people, ~600 units a store) and
+ * the LongMemEval dev split (a user and an assistant, ~5,000 units a store).
+ * Every answerable question's top-20 hits (full RaMem, default embedder and
+ * anchorer), each labelled evidence when it covers an evidence turn (LoCoMo's
+ * evidence, LongMemEval's has_answer turns). Trains on LoCoMo conversations
+ * 1–5 and every second LongMemEval question, each data set weighing the same;
+ * reports on the rest, per data set, the reliability table and the expected
+ * calibration error, for the fitted weights and for those in final-score.ts.
  *
- *   node --import tsx research/calibrate-score.ts ../shared/datasets/locomo/locomo10.json [cacheDir]
+ * Small stores too: the same questions over stores of a few sessions (each
+ * LoCoMo conversation's first three sessions with the questions they answer;
+ * each LongMemEval question's answer sessions and two others), derived into
+ * a temporary directory (never into the project).
+ *
+ *   node --import tsx research/calibrate-score.ts [--features name,name,…]
  */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
 import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
 import { runRecall } from "../src/retrieval/recall-pipeline.js";
-import { SCORE_WEIGHTS, rawScore, type ScoreFeatures, type ScoreWeights } from "../src/retrieval/final-score.js";
-import type { RecallHit } from "../src/model/recall.js";
+import { SCORE_WEIGHTS, rawScore, scoreFeatureVector, type ScoreFeatures, type ScoreWeights } from "../src/retrieval/final-score.js";
+import { keyWordShare, queryKeyWords } from "../src/retrieval/judge-evidence.js";
+import { scoreReliability } from "../src/bench/metrics/score-reliability.js";
 
-const [dataPath = "../shared/datasets/locomo/locomo10.json", cacheDir = "bench-out/calibration-cache"] = process.argv.slice(2);
+const data = "../shared/datasets";
+const cacheDir = ".ramem-cache";
 const K = 20;
+const embedder = await createUseLiteEmbedder();
+const anchorer = createRuleAnchorer();
 
-function features(hits: readonly RecallHit[]): ScoreFeatures[] {
-  const best = Math.max(0, ...hits.map((h) => h.channels.lexical?.score ?? 0));
-  return hits.map((h, i) => ({
-    rank: i + 1,
-    lexicalShare: best > 0 && h.channels.lexical ? Math.max(0, h.channels.lexical.score) / best : 0,
-    cosine: h.channels.dense ? Math.max(0, h.channels.dense.score) : 0,
-    context: h.reasons.some((r) => r.startsWith("context:")),
-  }));
-}
-
+type SetName = "locomo" | "longmemeval" | "locomo-small" | "longmemeval-small";
 interface Row {
+  set: SetName;
+  train: boolean;
   f: ScoreFeatures;
   y: 0 | 1;
   question: string;
 }
+const rows: Row[] = [];
 
-const prepared = await prepareBench({ dataPath, format: "locomo", cacheDir, embedder: await createUseLiteEmbedder(), anchorer: createRuleAnchorer() });
-const namespaces = prepared.conversations.map((c) => c.namespace);
-const train: Row[] = [];
-const test: Row[] = [];
-for (const q of prepared.questions) {
-  if (!q.evidence.length || q.category === 5) continue; // adversarial questions have no evidence to find
-  const { hits } = await runRecall(prepared.memory, { namespace: q.namespace, query: q.question, k: K, queryVector: prepared.queryVectors.get(q.question)! });
-  const evidence = new Set(q.evidence);
-  const rows = features(hits).map((f, i) => ({ f, y: (hits[i]!.unit.provenance.turnIds.some((t) => evidence.has(t)) ? 1 : 0) as 0 | 1, question: q.id }));
-  (namespaces.indexOf(q.namespace) < 5 ? train : test).push(...rows);
+async function collect(set: SetName, file: string) {
+  const format = set.startsWith("locomo") ? "locomo" : "longmemeval";
+  const prepared = await prepareBench({ dataPath: file, format, cacheDir, embedder, anchorer });
+  const sizes = new Map<string, number>();
+  for (const ns of new Set(prepared.questions.map((q) => q.namespace))) sizes.set(ns, (await prepared.memory.store.stats(ns)).units);
+  const namespaces = prepared.conversations.map((c) => c.namespace);
+  for (const [i, q] of prepared.questions.entries()) {
+    if (!q.evidence.length || q.id.endsWith("_abs") || (format === "locomo" && Number(q.category) === 5)) continue;
+    const { hits, frame } = await runRecall(prepared.memory, { namespace: q.namespace, query: q.question, k: K, queryVector: prepared.queryVectors.get(q.question)!, ...(q.questionDate ? { questionDate: q.questionDate } : {}) });
+    const evidence = new Set(q.evidence);
+    const keyed = queryKeyWords(q.question, frame);
+    const best = Math.max(0, ...hits.map((h) => h.channels.lexical?.score ?? 0));
+    for (const [r, h] of hits.entries()) {
+      const context = h.reasons.find((x) => x.startsWith("context: "))?.slice("context: ".length).split(", ") ?? [];
+      rows.push({
+        set,
+        train: format === "locomo" ? namespaces.indexOf(q.namespace) < 5 : i % 2 === 0,
+        f: {
+          rank: r + 1,
+          lexicalShare: best > 0 && h.channels.lexical ? Math.max(0, h.channels.lexical.score) / best : 0,
+          cosine: h.channels.dense ? Math.max(0, h.channels.dense.score) : 0,
+          context: context.length > 0,
+          keyShare: keyWordShare(keyed, h.unit),
+          poolSize: Math.min(100, sizes.get(q.namespace) ?? 100),
+        },
+        y: h.unit.provenance.turnIds.some((t) => evidence.has(t)) ? 1 : 0,
+        question: `${set}/${q.id}`,
+      });
+    }
+  }
+  await prepared.memory.close();
 }
 
-/** Logistic regression by full-batch gradient descent on the five features. */
-function fit(rows: readonly Row[]): ScoreWeights {
-  const w: { -readonly [K in keyof ScoreWeights]: number } = { bias: 0, logRank: 0, lexicalShare: 0, cosine: 0, context: 0 };
-  const x = (f: ScoreFeatures) => [1, Math.log(f.rank), f.lexicalShare, f.cosine, f.context ? 1 : 0];
-  const keys = ["bias", "logRank", "lexicalShare", "cosine", "context"] as const;
+/** Each LoCoMo conversation's first three sessions, with the questions whose evidence lies in them. */
+function smallLocomo(file: string): unknown[] {
+  const conversations = JSON.parse(readFileSync(file, "utf8")) as Array<{ sample_id: string; conversation: Record<string, unknown>; qa: Array<{ evidence?: string[]; category: number }> }>;
+  return conversations.map((c) => {
+    const kept = Object.fromEntries(Object.entries(c.conversation).filter(([k]) => !/^session_\d+/.test(k) || Number(/^session_(\d+)/.exec(k)![1]) <= 3));
+    const inKept = (e: string) => /^D([123]):\d+$/.test(e.trim());
+    return { sample_id: `${c.sample_id}-small`, conversation: kept, qa: c.qa.filter((q) => q.category !== 5 && q.evidence?.length && q.evidence.every(inKept)) };
+  });
+}
+
+/** Each LongMemEval question over its answer sessions and the first two others of its haystack. */
+function smallLongMemEval(file: string): unknown[] {
+  const questions = JSON.parse(readFileSync(file, "utf8")) as Array<{ question_id: string; answer_session_ids: string[]; haystack_session_ids: string[]; haystack_dates: string[]; haystack_sessions: unknown[] }>;
+  return questions.map((q) => {
+    const answer = new Set(q.answer_session_ids);
+    const others = q.haystack_session_ids.filter((id) => !answer.has(id)).slice(0, 2);
+    const keep = q.haystack_session_ids.map((id, i) => [id, i] as const).filter(([id]) => answer.has(id) || others.includes(id)).map(([, i]) => i);
+    return { ...q, question_id: `${q.question_id}-small`, haystack_session_ids: keep.map((i) => q.haystack_session_ids[i]), haystack_dates: keep.map((i) => q.haystack_dates[i]), haystack_sessions: keep.map((i) => q.haystack_sessions[i]) };
+  });
+}
+
+const derived = join(tmpdir(), "ramem-calibration");
+mkdirSync(derived, { recursive: true });
+writeFileSync(join(derived, "locomo-small.json"), JSON.stringify(smallLocomo(`${data}/locomo/locomo10.json`)));
+writeFileSync(join(derived, "longmemeval-small.json"), JSON.stringify(smallLongMemEval(`${data}/longmemeval/longmemeval_s_dev100.json`)));
+await collect("locomo", `${data}/locomo/locomo10.json`);
+await collect("longmemeval", `${data}/longmemeval/longmemeval_s_dev100.json`);
+await collect("locomo-small", join(derived, "locomo-small.json"));
+await collect("longmemeval-small", join(derived, "longmemeval-small.json"));
+
+/** Logistic regression by full-batch gradient descent; each data set weighs the same. */
+function fit(train: readonly Row[], use: ReadonlySet<keyof ScoreWeights>): ScoreWeights {
+  const keys = Object.keys(SCORE_WEIGHTS) as (keyof ScoreWeights)[];
+  const w = Object.fromEntries(keys.map((k) => [k, 0])) as { -readonly [K in keyof ScoreWeights]: number };
+  const size = new Map<string, number>();
+  for (const r of train) size.set(r.set, (size.get(r.set) ?? 0) + 1);
   for (let step = 0; step < 3000; step++) {
-    const grad = [0, 0, 0, 0, 0];
-    for (const r of rows) {
-      const xs = x(r.f);
+    const grad = keys.map(() => 0);
+    for (const r of train) {
+      const x = scoreFeatureVector(r.f);
       const p = rawScore(r.f, w);
-      for (let j = 0; j < 5; j++) grad[j]! += (p - r.y) * xs[j]!;
+      const weight = 1 / size.get(r.set)!;
+      keys.forEach((k, j) => (grad[j]! += weight * (p - r.y) * x[k]));
     }
-    keys.forEach((k, j) => (w[k] -= (0.5 * grad[j]!) / rows.length));
+    keys.forEach((k, j) => (w[k] = use.has(k) || k === "bias" ? w[k] - (1.0 * grad[j]!) / size.size : 0));
   }
   return Object.fromEntries(keys.map((k) => [k, Math.round(w[k] * 100) / 100])) as ScoreWeights;
 }
 
 /** Final scores as the library computes them: calibrated, then cut to the one above. */
-function finalOf(rows: readonly Row[], w: ScoreWeights): number[] {
-  const out: number[] = [];
+function finalOf(set: readonly Row[], w: ScoreWeights): number[] {
   let ceiling = 1;
-  rows.forEach((r, i) => {
-    if (i === 0 || rows[i - 1]!.question !== r.question) ceiling = 1;
+  return set.map((r, i) => {
+    if (i === 0 || set[i - 1]!.question !== r.question) ceiling = 1;
     ceiling = Math.min(ceiling, rawScore(r.f, w));
-    out.push(ceiling);
+    return ceiling;
   });
-  return out;
 }
 
-function report(name: string, rows: readonly Row[], w: ScoreWeights): void {
-  const s = finalOf(rows, w);
-  const above = rows.filter((_, i) => s[i]! >= 0.5);
-  const precision = above.length ? above.filter((r) => r.y).length / above.length : NaN;
-  const relevant = rows.filter((r) => r.y).length;
-  console.log(`${name}: ${rows.length} hits, ${relevant} relevant (base rate ${(relevant / rows.length).toFixed(3)})`);
-  console.log(`  score >= 0.5: ${above.length} hits, precision ${precision.toFixed(3)}, recall of relevant ${(above.filter((r) => r.y).length / relevant).toFixed(3)}`);
-  for (const [lo, hi] of [[0, 0.1], [0.1, 0.2], [0.2, 0.3], [0.3, 0.5], [0.5, 0.7], [0.7, 1.01]] as const) {
-    const bin = rows.filter((_, i) => s[i]! >= lo && s[i]! < hi);
-    const mean = bin.reduce((a, _r, i) => a + s[rows.indexOf(bin[i]!)]!, 0) / (bin.length || 1);
-    console.log(`  [${lo.toFixed(1)}, ${Math.min(hi, 1).toFixed(1)}): ${String(bin.length).padStart(5)} hits, mean score ${mean.toFixed(3)}, share relevant ${(bin.filter((r) => r.y).length / (bin.length || 1)).toFixed(3)}`);
-  }
+function report(name: string, set: readonly Row[], w: ScoreWeights): void {
+  const scores = finalOf(set, w);
+  const r = scoreReliability(set.map((row, i) => ({ score: scores[i]!, evidence: row.y === 1 })));
+  console.log(`${name}: ${r.hits} hits, base rate ${r.baseRate.toFixed(3)}, ECE ${r.ece.toFixed(3)}`);
+  const top = scoreReliability(set.flatMap((row, i) => (row.f.rank === 1 ? [{ score: scores[i]!, evidence: row.y === 1 }] : [])));
+  console.log(`  top hits only: ${top.hits}, share evidence ${top.baseRate.toFixed(3)}, mean score ${(top.bands.reduce((a, b) => a + b.meanScore * b.hits, 0) / (top.hits || 1)).toFixed(3)}, ECE ${top.ece.toFixed(3)}`);
+  const rightTop = set.flatMap((row, i) => (row.f.rank === 1 && row.y === 1 ? [scores[i]!] : []));
+  console.log(`  right top hits kept by minScore: ${[0.05, 0.1, 0.15, 0.2, 0.3].map((m) => `${m} → ${(rightTop.filter((x) => x >= m).length / (rightTop.length || 1)).toFixed(3)}`).join(", ")} (of ${rightTop.length})`);
+  for (const b of r.bands) console.log(`  [${b.from.toFixed(1)}, ${b.to.toFixed(1)}): ${String(b.hits).padStart(6)} hits, mean score ${b.meanScore.toFixed(3)}, share evidence ${b.evidenceShare.toFixed(3)}`);
 }
 
-const fitted = fit(train);
-console.log("fitted on conversations 1-5:", JSON.stringify(fitted));
-report("held out (conversations 6-10), fitted weights", test, fitted);
-report("held out (conversations 6-10), SCORE_WEIGHTS in final-score.ts", test, SCORE_WEIGHTS);
-await prepared.memory.close();
+const arg = process.argv.indexOf("--features");
+const use = new Set((arg > 0 ? process.argv[arg + 1]! : Object.keys(SCORE_WEIGHTS).join(",")).split(",") as (keyof ScoreWeights)[]);
+const fitted = fit(rows.filter((r) => r.train), use);
+console.log(`fitted (${[...use].join(", ")}) on LoCoMo 1-5 and half of LongMemEval dev:`, JSON.stringify(fitted));
+for (const set of ["locomo", "longmemeval", "locomo-small", "longmemeval-small"] as const) {
+  const held = rows.filter((r) => r.set === set && !r.train);
+  report(`${set} held out, fitted`, held, fitted);
+  report(`${set} held out, SCORE_WEIGHTS in final-score.ts`, held, SCORE_WEIGHTS);
+  report(`${set} all, SCORE_WEIGHTS in final-score.ts`, rows.filter((r) => r.set === set), SCORE_WEIGHTS);
+}

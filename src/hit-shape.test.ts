@@ -111,11 +111,24 @@ async function mcpRecall(client: Client, args: Record<string, unknown>): Promise
   return (await mcpRecallResult(client, args)).memories;
 }
 
-async function mcpRecallResult(client: Client, args: Record<string, unknown>): Promise<{ memories: any[]; text: string }> {
+async function mcpRecallResult(client: Client, args: Record<string, unknown>): Promise<{ memories: any[]; text: string; holdsEvidence: unknown }> {
   const result = (await client.callTool({ name: "recall", arguments: { namespace: NS, ...args } })) as CallToolResult;
   assert.equal(result.isError, undefined, JSON.stringify(result.content));
   const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-  return { memories: (result.structuredContent as { memories: any[] }).memories, text };
+  const structured = result.structuredContent as { memories: any[]; holdsEvidence: unknown };
+  return { memories: structured.memories, text, holdsEvidence: structured.holdsEvidence };
+}
+
+/** The recall's abstain judgment as every face returns it for one query. */
+async function judgmentOnEveryFace(memory: Memory, db: string, client: Client, query: string): Promise<Record<string, unknown>> {
+  const cli = await runCli(["recall", query, "--db", db, "--embedder", "hash", "--namespace", NS, "--json"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  return {
+    library: (await memory.recall(query, { namespace: NS })).holdsEvidence,
+    cli: JSON.parse(cli.stdout.trim().split("\n").at(-1)!).holdsEvidence,
+    rest: (await restRecall(memory, { query })).holdsEvidence,
+    mcp: (await mcpRecallResult(client, { query })).holdsEvidence,
+  };
 }
 
 describe("one recall hit shape on every face", () => {
@@ -162,8 +175,18 @@ describe("one recall hit shape on every face", () => {
     assert.ok(lib.every((v) => "context.states" in v.fields), "every unit says which states it states (none, often)");
     assert.ok(lisbon.unit.context.saidAt, "a turn with its own time: saidAt");
     assert.ok(library.hits.indexOf(porto) < library.hits.indexOf(lisbon), "the current value first");
+    assert.ok(porto.score >= lisbon.score, `the valid state scores at least as high as the one it superseded (${porto.score} < ${lisbon.score})`);
 
     assertSameHits({ library: lib, cli: cliHits.map(cliView), rest: restHits.map(unitView), mcp: mcpHits.map(mcpView) });
+  });
+
+  it("the abstain judgment is the same on every face: held for the move, not held for what was never said", async () => {
+    for (const [query, likely] of [[QUERY, true], ["How often do I play table tennis?", false]] as const) {
+      const faces = await judgmentOnEveryFace(memory, db, mcp.client, query);
+      const library = faces.library as { likely: boolean; confidence: number; why: string };
+      assert.equal(library.likely, likely, `${query}: ${library.why}`);
+      for (const [name, judgment] of Object.entries(faces)) assert.deepEqual(judgment, library, `${name}: the library's judgment for "${query}"`);
+    }
   });
 
   it("every derived field the library's hit may carry reaches every face (a hit made by hand)", async () => {

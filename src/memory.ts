@@ -113,7 +113,7 @@ export interface RecallOptions {
   validAt?: string;
   /** Only units this filter selects (model/memory-filter.ts), searched so inside the store. */
   filter?: FilterInput;
-  /** Drop hits scoring below this (the score is in [0, 1]; README › Scores says what it means). */
+  /** Drop hits scoring below this (the score is in [0, 1]; docs/api.md › Scores says what it means). */
   minScore?: number;
   /** Pipeline switches; default: full RaMem. `CONTENT_ONLY` gives the plain content ranking. */
   switches?: RecallSwitches;
@@ -408,7 +408,7 @@ export class Memory {
     if (typeof query !== "string" || !query.trim()) throw new RamemError("BAD_QUERY", "the query is empty", { where: "query", hint: "pass the question or topic to recall" });
     const minScore = options.minScore ?? 0;
     if (typeof minScore !== "number" || !(minScore >= 0 && minScore <= 1)) {
-      throw new RamemError("BAD_MIN_SCORE", `minScore must be a number from 0 to 1, got ${String(minScore)}`, { where: "minScore", hint: "scores are in [0, 1]; 0.5 keeps hits at least as likely relevant as not (README › Scores)" });
+      throw new RamemError("BAD_MIN_SCORE", `minScore must be a number from 0 to 1, got ${String(minScore)}`, { where: "minScore", hint: "scores are in [0, 1], an estimate that the hit is evidence; 0.1 kept every right top hit measured (docs/api.md › Scores)" });
     }
     const where: FilterNode | undefined = options.filter === undefined ? undefined : parseFilter(options.filter);
     if (options.validAt !== undefined && (typeof options.validAt !== "string" || Number.isNaN(Date.parse(options.validAt)))) {
@@ -440,11 +440,11 @@ export class Memory {
   /** Recall, then answer from the evidence pack with the configured LLM; `answer` is null without one. */
   async ask(question: string, options: Partial<AskOptions> = {}): Promise<AskResult> {
     checkArgs("ask", { question: [question, "string"] });
-    checkOptions("ask", options, { ...READ_OPTIONS, questionDate: "string?" });
+    checkOptions("ask", options, { ...READ_OPTIONS, questionDate: "string?", abstain: "boolean?" });
     checkNamespace(options.namespace ?? this.defaultNamespace);
     return askMemory(
       {
-        recall: async (q, o) => (await this.recall(q, o)).hits,
+        recall: (q, o) => this.recall(q, o),
         ...(this.languageModel ? { languageModel: this.languageModel } : {}),
       },
       question,

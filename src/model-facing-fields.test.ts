@@ -93,13 +93,15 @@ describe("fields marked safe for a model carry no delimiter, with a hostile spea
     const rest = createRestApp({ memory, authenticate: async () => LOCAL_PRINCIPAL });
     const post = async (path: string, body: unknown) =>
       (await rest.request(`/v1/namespaces/ns/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<any>;
-    const asked = await post("ask", { question: QUESTION, llmFrame: true });
+    const asked = await post("ask", { question: QUESTION, llmFrame: true, abstain: false });
     // A question without names or places, so the model's people and place are weighed and its refusals noted.
     const recalled = await post("recall", { query: "What did she do there?", llmFrame: true });
-    assert.ok(asked.answer.includes("Lisbon"), asked.answer);
+    assert.ok(asked.answer.includes("Lisbon"), `${asked.answer} (${JSON.stringify(asked.holdsEvidence)})`);
     assert.ok(recalled.frame.notes.some((n: string) => n.includes("Nobody")), `the notes quote what the model said: ${JSON.stringify(recalled.frame.notes)}`);
     const found = [
       ...unsafe("REST ask › answer", asked.answer),
+      ...unsafe("REST ask › holdsEvidence.why", asked.holdsEvidence.why),
+      ...unsafe("REST recall › holdsEvidence.why", recalled.holdsEvidence.why),
       ...recalled.frame.notes.flatMap((n: string, i: number) => unsafe(`REST recall › frame.notes[${i}]`, n)),
       ...unsafe("REST recall › frameRefinement.warning", recalled.frameRefinement?.warning),
     ];
@@ -121,7 +123,7 @@ describe("fields marked safe for a model carry no delimiter, with a hostile spea
 
   it("LangChain: pageContent", async () => {
     const { hits } = await memory.recall(QUESTION, { namespace: "ns" });
-    const docs = hits.map(hitToDocument);
+    const docs = hits.map((h) => hitToDocument(h));
     assert.ok(docs.some((d) => d.pageContent.includes("Lisbon")));
     assert.deepEqual(docs.flatMap((d, i) => unsafe(`LangChain docs[${i}].pageContent`, d.pageContent)), []);
   });

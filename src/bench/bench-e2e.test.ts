@@ -67,6 +67,15 @@ describe("LoCoMo bench", () => {
     assert.ok(v.tokensAtK[1]! < v.tokensAtK[10]!, "more units, more tokens");
     for (const c of [1, 2, 3, 4]) assert.ok(v.retrieval.perCategory[c]?.[5], `category ${c} reported`);
     assert.equal(v.retrieval.perCategory[5], undefined, "category 5 is not scored for retrieval");
+    // …but for the abstain judgment: the one adversarial question against the seven answerable ones.
+    assert.equal(v.abstention.abstention, 1);
+    assert.equal(v.abstention.answerable, 7);
+    assert.ok(v.abstention.aurocJudgment >= 0 && v.abstention.aurocJudgment <= 1);
+    assert.match(locomoTables(first), /abstention: does the store hold evidence\? \(7 answerable against 1 adversarial questions/);
+    // The score's reliability, read from the top hits of the seven answerable questions.
+    assert.ok(v.scoreReliability.hits > 7 && v.scoreReliability.bands.reduce((n, b) => n + b.hits, 0) === v.scoreReliability.hits);
+    assert.ok(v.scoreReliability.ece >= 0 && v.scoreReliability.ece <= 1);
+    assert.match(locomoTables(first), /score calibration \(the top 20 hits[^\n]*\n\n\| variant \| ECE \| base rate \|/);
 
     // "D:1:3" and "D2:2; D3:1" are repaired; the dangling "D3:9" is dropped and listed.
     assert.equal(first.evidence.dropped, 1);
@@ -209,7 +218,19 @@ describe("LongMemEval bench", () => {
     const files = writeLongMemEvalReport(r, join(dir, "lme-out"), "ramem bench longmemeval --data tiny");
     assert.equal(files.length, 3);
     const md = readFileSync(files.find((f) => f.endsWith(".md"))!, "utf8");
-    assert.match(md, /3 questions, 1 abstention questions skipped/);
+    assert.match(md, /3 questions, 1 abstention questions left out of the recall figures/);
+    // The abstain judgment is scored on the two answerable questions against tiny-car_abs.
+    assert.equal(v.abstention.answerable, 2);
+    assert.equal(v.abstention.abstention, 1);
+    for (const x of [v.abstention.aurocJudgment, v.abstention.aurocTopScore, v.abstention.flaggedAbstention]) assert.ok(x >= 0 && x <= 1);
+    assert.ok(v.scoreReliability.hits > 0 && v.scoreReliability.ece >= 0 && v.scoreReliability.ece <= 1);
+    assert.match(md, /score calibration \(the top 20 hits of every answerable question/);
+    assert.match(md, /abstention: does the store hold evidence\? \(2 answerable against 1 abstention questions of the data file/);
+    // A second file adds its abstention questions only.
+    const withAbs = await runLongMemEvalBench({ dataPath: LONGMEMEVAL, abstentionPath: LONGMEMEVAL, ks: [1, 3, 5], variants: ["ramem"], cacheDir: cache, embedder: createHashEmbedder(), anchorer: createRuleAnchorer() });
+    assert.equal(withAbs.variants[0]!.abstention.answerable, 2);
+    assert.equal(withAbs.variants[0]!.abstention.abstention, 2);
+    assert.equal(withAbs.abstentionData, LONGMEMEVAL);
     assert.match(md, /Gold — session: the question's answer_session_ids; turn: turns flagged has_answer, of either role/);
     // The per-question trace: one line per question, every variant, gold ranks that agree with the recall metric.
     const traces = readFileSync(files.find((f) => f.endsWith(".jsonl"))!, "utf8").trim().split("\n").map((l) => JSON.parse(l) as LongMemEvalQuestionTrace);
@@ -300,7 +321,8 @@ test("bench all: one row per variant with both data sets' figures, and the LongM
       assert.deepEqual(r.longmemeval!.belowContentOnly.map((s) => s.replace(/ -[\d.]+$/, "")), expected);
     }
     const table = combinedTable(rows);
-    assert.match(table, /\| content-only \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \(baseline\) \|/);
+    assert.match(table, /\| content-only \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \(baseline\) \|/);
+    for (const r of rows) assert.equal(r.locomo?.abstainAuroc, locomo.variants.find((v) => v.name === r.variant)!.abstention.aurocJudgment);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

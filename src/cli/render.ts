@@ -3,6 +3,7 @@ import type { RecallHit } from "../model/recall.js";
 import { isReliable, type RecallFrame } from "../model/recall-frame.js";
 import { describeInterval } from "../model/time.js";
 import type { AskResult } from "../synthesis/ask.js";
+import type { EvidenceJudgment } from "../retrieval/judge-evidence.js";
 import { escapeStoredText as esc } from "../language/escape-stored-text.js";
 import { derivedHitFields } from "../model/hit-fields.js";
 import { rulesApplied } from "../retrieval/rules-applied.js";
@@ -79,6 +80,11 @@ export function renderFrame(frame: RecallFrame, hits: readonly Pick<RecallHit, "
   return lines.join("\n");
 }
 
+/** "evidence: likely held (confidence 0.81): …" — the recall's abstain judgment, whose why quotes a stored memory. */
+export function renderJudgment(judgment: EvidenceJudgment): string {
+  return `evidence: ${judgment.likely ? "likely held" : "likely NOT held"} (confidence ${judgment.confidence.toFixed(2)}): ${esc(judgment.why)}`;
+}
+
 /** "frame: active (time …; people …)" or "frame: inactive; state rules applied: current value first (slot residence)", then the need. */
 export function frameHead(frame: RecallFrame, hits: readonly Pick<RecallHit, "reasons">[]): string {
   const { state, cues } = rulesApplied(hits);
@@ -112,7 +118,9 @@ function activeConditions(frame: RecallFrame): string[] {
  * (so it can be piped into another model's prompt), else the answer and the
  * memories the model cited.
  */
-export function renderAnswer(result: Pick<AskResult, "llmConfigured" | "answer" | "cited" | "hits" | "evidence">): string {
+export function renderAnswer(result: Pick<AskResult, "llmConfigured" | "answer" | "cited" | "hits" | "evidence" | "abstained" | "holdsEvidence">): string {
+  // The why quotes the closest stored memory: escaped like every stored string the CLI prints.
+  if (result.abstained) return `${result.answer}\n${esc(result.holdsEvidence.why)}\n`;
   if (!result.llmConfigured) return `${result.evidence.text}\n`;
   const byRank = new Map(result.hits.map((h) => [h.rank, h]));
   const cited = result.cited.map((c) => byRank.get(c.rank)).filter((h) => h !== undefined);

@@ -10,7 +10,7 @@ export const RecallHit = z.object({
   rank: z.number().int().min(1),
   /**
    * How likely the unit is to be relevant, in [0, 1], never higher than the
-   * score of the hit ranked above it (README › Scores says how it was calibrated).
+   * score of the hit ranked above it (docs/api.md › Scores says how it was calibrated).
    */
   score: z.number().min(0).max(1),
   /** The fused content score the ranking started from (weighted RRF of the channels; higher is better, unbounded). */

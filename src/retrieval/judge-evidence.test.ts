@@ -53,3 +53,23 @@ test("a named person none of whose turns covers the need lowers the judgment aga
     },
   );
 });
+
+test("the word after \"how\" asks for the kind of answer: \"how fast\" needs no memory that says \"fast\"", async () => {
+  await withStore([["Ana", "I ran the Lisbon half marathon in 1:52."]], async (memory) => {
+    const asked = await memory.recall("How fast was the Lisbon half marathon?", { namespace: "ns" });
+    assert.equal(asked.holdsEvidence.likely, true, asked.holdsEvidence.why);
+    assert.doesNotMatch(asked.holdsEvidence.why, /"fast"/);
+    // Elsewhere in the question the same word is content: a memory must hold it.
+    const content = await memory.recall("Which fast food did I eat in Lisbon?", { namespace: "ns" });
+    assert.match(content.holdsEvidence.why, /"fast"/);
+  });
+});
+
+test("a state's attribute counts as said: \"What is my job?\" is held by \"I work as a nurse\", which states the job", async () => {
+  await withStore([["user", "I work as a nurse at the city hospital."], ["user", "My cat Luna keeps me company."]], async (memory) => {
+    const asked = await memory.recall("What is my job?", { namespace: "ns" });
+    assert.equal(asked.holdsEvidence.likely, true, asked.holdsEvidence.why);
+    const never = await memory.recall("What is my salary?", { namespace: "ns" });
+    assert.equal(never.holdsEvidence.likely, false, never.holdsEvidence.why);
+  });
+});

@@ -4,6 +4,7 @@ import { isReliable } from "../model/recall-frame.js";
 import { lexicalTerms } from "../language/text.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
 import { truncate } from "../formats/shared.js";
+import { escapeStoredText } from "../language/escape-stored-text.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -48,9 +49,13 @@ export const POOL_DEPTH = 100;
 /** How many of the best content candidates may be the one that covers the need. */
 const COVER_DEPTH = 10;
 
-// The content only: a cue carries its episode's words, which would cover the need for every turn of it.
+// The content, and the attributes of the states anchoring read from it ("I work as a nurse" states the job): not
+// the cue, which carries its episode's words and would cover the need for every turn of it.
+// A compound counts by its parts here as in the query ("self-portrait" holds "portrait").
 function unitStems(unit: MemoryUnit): Set<string> {
-  return stemmedTerms(unit.content);
+  const slots = (unit.context.states ?? []).map((s) => s.slot).join(" ");
+  const text = `${unit.content} ${slots}`;
+  return new Set([...stemmedTerms(text), ...(text.includes("-") ? stemmedTerms(text.replace(/-/g, " ")) : [])]);
 }
 
 /** Whose turn the unit is: its source's speaker, else the name its restated content opens with ("Melanie ran…", "Melanie: …"). */
@@ -59,19 +64,36 @@ function isSpokenBy(unit: MemoryUnit, name: string): boolean {
   return speaker ? speaker.toLowerCase().includes(name) : unit.content.toLowerCase().startsWith(name);
 }
 
-export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[]): EvidenceFeatures {
+/** The need's key words with their stems: content words, less the asking words, the kind "how" asks for, numbers and the named people. */
+export function queryKeyWords(query: string, frame: RecallFrame | null): Array<{ word: string; stem: string }> {
   const people = frame && isReliable(frame.participants) ? frame.participants!.names : [];
   const peopleStems = new Set(people.flatMap((n) => [...stemmedTerms(n)]));
+  // The word after "how" names the kind of answer ("how fast", "how far", "how expensive"), not its content.
+  const askedKind = new Set([...query.toLowerCase().matchAll(/\bhow\s+([a-z]+)/g)].map((m) => m[1]!));
   // A compound counts by its parts ("bike-related" by "bike", "30-gallon" by "gallon").
-  const words = [...new Set(lexicalTerms(frame?.need || query).flatMap((w) => w.split("-")))].filter((w) => w && !ASKING_WORDS.has(w) && !/^\d+(st|nd|rd|th)?$/.test(w));
-  const keyed = words.map((w) => ({ word: w, stem: [...stemmedTerms(w)][0] ?? w })).filter((k) => !peopleStems.has(k.stem));
+  const words = [...new Set(lexicalTerms(frame?.need || query).flatMap((w) => w.split("-")))].filter(
+    (w) => w && !ASKING_WORDS.has(w) && !askedKind.has(w) && !/^\d+(st|nd|rd|th)?$/.test(w),
+  );
+  return words.map((w) => ({ word: w, stem: [...stemmedTerms(w)][0] ?? w })).filter((k) => !peopleStems.has(k.stem));
+}
+
+/** The share of the key words a unit holds (1 when the query has none). */
+export function keyWordShare(keyed: ReadonlyArray<{ stem: string }>, unit: MemoryUnit): number {
+  if (!keyed.length) return 1;
+  const stems = unitStems(unit);
+  return keyed.filter((k) => stems.has(k.stem)).length / keyed.length;
+}
+
+export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[]): EvidenceFeatures {
+  const people = frame && isReliable(frame.participants) ? frame.participants!.names : [];
+  const keyed = queryKeyWords(query, frame);
   const stemsOf = pool.slice(0, POOL_DEPTH).map(unitStems);
   const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;
   const covering: number[] = [];
-  for (const [i, stems] of stemsOf.slice(0, COVER_DEPTH).entries()) {
-    const share = keyed.length ? keyed.filter((k) => stems.has(k.stem)).length / keyed.length : 1;
+  for (const [i, unit] of pool.slice(0, COVER_DEPTH).entries()) {
+    const share = keyWordShare(keyed, unit);
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
     covering.push(share);
   }
@@ -82,13 +104,24 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
 }
 
 /** Fitted by research/calibrate-evidence.ts --fit (LoCoMo conversations 1–5 and half of LongMemEval dev + abs15; docs/experiments.md). */
-export const EVIDENCE_WEIGHTS = { bias: -0.5, missingShare: -2.39, bestShare: 1.39, personUnmet: -2.18 } as const;
+export const EVIDENCE_WEIGHTS = { bias: -0.51, missingShare: -2.59, bestShare: 1.4, personUnmet: -2.17 } as const;
 export type EvidenceWeights = { [K in keyof typeof EVIDENCE_WEIGHTS]: number };
+
+/** The model's inputs, one per weight. */
+export function evidenceFeatureVector(f: EvidenceFeatures): Record<keyof EvidenceWeights, number> {
+  return {
+    bias: 1,
+    missingShare: f.keyWords.length ? f.missing.length / f.keyWords.length : 0,
+    bestShare: f.bestShare,
+    personUnmet: f.personUnmet ? 1 : 0,
+  };
+}
 
 /** P(the store holds evidence), from the features. */
 export function evidenceProbability(f: EvidenceFeatures, w: EvidenceWeights = EVIDENCE_WEIGHTS): number {
-  const missingShare = f.keyWords.length ? f.missing.length / f.keyWords.length : 0;
-  const z = w.bias + w.missingShare * missingShare + w.bestShare * f.bestShare + w.personUnmet * (f.personUnmet ? 1 : 0);
+  const x = evidenceFeatureVector(f);
+  let z = 0;
+  for (const k of Object.keys(x) as (keyof EvidenceWeights)[]) z += w[k] * x[k];
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -110,4 +143,9 @@ export function judgeEvidence(query: string, frame: RecallFrame | null, pool: re
   else if (f.personUnmet) why = `the memories that match are not ${people}'s${closest}`;
   else why = `${Math.round(f.bestShare * 100)}% of the query's key words in one memory${closest}`;
   return { likely, confidence, why };
+}
+
+/** The judgment as the server faces show it: `why` quotes a stored memory for a reader (a model, often), so it is escaped like a frame's notes. */
+export function escapedJudgment(judgment: EvidenceJudgment): EvidenceJudgment {
+  return { ...judgment, why: escapeStoredText(judgment.why) };
 }

@@ -15,7 +15,7 @@ import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
 import { unitsStatingSlots } from "./units-stating-slots.js";
 import { namespaceSnapshot } from "./namespace-snapshot.js";
-import { judgeEvidence, type EvidenceJudgment } from "./judge-evidence.js";
+import { queryKeyWords, judgeEvidence, type EvidenceJudgment } from "./judge-evidence.js";
 import type { FilterNode } from "../model/memory-filter.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
@@ -129,7 +129,17 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
-  const hits = await findPlanReports(deps.store, request.namespace, toHits(chosen, chosen.flatMap((c) => lookUp(c.unitId) ?? []), states ? (id) => states.validity.get(id) : undefined, poolUnits, states ? (u) => mayBeOutdated(u, states) : undefined), request.where);
+  const ranked = toHits(
+    chosen,
+    chosen.flatMap((c) => lookUp(c.unitId) ?? []),
+    {
+      pool: poolUnits,
+      keyWords: queryKeyWords(request.query, frame),
+      poolSize: ranking.length,
+      ...(states ? { validityOf: (id: string) => states.validity.get(id), mayBeOutdatedOf: (u: MemoryUnit) => mayBeOutdated(u, states) } : {}),
+    },
+  );
+  const hits = await findPlanReports(deps.store, request.namespace, ranked, request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => unitOf.get(c.unitId) ?? []));
   return { hits, frame, holdsEvidence, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };

@@ -2,23 +2,30 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
 import { finalScores } from "./final-score.js";
+import { keyWordShare } from "./judge-evidence.js";
 import { planOutcomes } from "./plan-outcome.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 
-/** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
-export function toHits(
-  ranked: readonly ReinstatedCandidate[],
-  units: readonly MemoryUnit[],
-  validityOf?: (unitId: string) => Validity | undefined,
-  /** Where a plan's report is looked for: the content pool (default: `units`, which may hold every state unit of the namespace). */
-  pool: readonly MemoryUnit[] = units,
+export interface ToHitsOptions {
+  /** The validity of units that state a state, when the caller derived it. */
+  validityOf?: (unitId: string) => Validity | undefined;
+  /** Where a plan's report is looked for: the content pool (default: the units given, which may hold every state unit of the namespace). */
+  pool?: readonly MemoryUnit[];
   /** A statement hanging on a superseded state (retrieval/dependent-facts.ts), when the caller derived validity. */
-  mayBeOutdatedOf?: (unit: MemoryUnit) => MemoryUnit["mayBeOutdated"],
-): RecallHit[] {
+  mayBeOutdatedOf?: (unit: MemoryUnit) => MemoryUnit["mayBeOutdated"];
+  /** The query's key words (judge-evidence.ts › queryKeyWords): the score reads the share each unit holds. */
+  keyWords?: ReadonlyArray<{ stem: string }>;
+  /** How many content candidates the recall had: the score reads a small store from it. */
+  poolSize?: number;
+}
+
+/** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
+export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[], options: ToHitsOptions = {}): RecallHit[] {
+  const { validityOf, pool = units, mayBeOutdatedOf, keyWords = [], poolSize } = options;
   const byId = new Map(units.map((u) => [u.id, u]));
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
   const present = ranked.filter((c) => byId.has(c.unitId));
-  const scores = finalScores(present);
+  const scores = finalScores(present, { keyShareOf: (id) => keyWordShare(keyWords, byId.get(id)!), ...(poolSize !== undefined ? { poolSize } : {}) });
   // A plan and the later turn that tells of it as done, read off the candidates.
   const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), pool);
   const hits: RecallHit[] = [];

@@ -5,7 +5,8 @@ import { createOpenAICompatibleLanguageModel } from "../providers/openai-compati
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import { NO_ANSWER } from "./answer.js";
-import { askMemory, type AskDeps } from "./ask.js";
+import { askMemory, NOT_IN_MEMORY, type AskDeps } from "./ask.js";
+import type { EvidenceJudgment } from "../retrieval/judge-evidence.js";
 import { EVIDENCE_CLOSE, EVIDENCE_OPEN, renderEvidence } from "./render-evidence.js";
 
 function hit(rank: number, id: string, sessionId: string, start: string, turnIds: string[], content: string, eventTime: MemoryUnit["context"]["eventTime"] = null): RecallHit {
@@ -47,11 +48,14 @@ const hits: RecallHit[] = [
   hit(3, "u_evil", "S1", "2023-05-08T13:56:00.000Z", ["D1:9"], `Caroline pasted: ${INJECTION}`),
 ];
 
-function recorder(result: RecallHit[] = hits) {
+const LIKELY: EvidenceJudgment = { likely: true, confidence: 0.8, why: "100% of the query's key words in one memory" };
+const UNLIKELY: EvidenceJudgment = { likely: false, confidence: 0.7, why: `no stored memory mentions "tennis"; closest: "${INJECTION}"` };
+
+function recorder(result: RecallHit[] = hits, holdsEvidence: EvidenceJudgment = LIKELY) {
   const calls: Array<{ question: string; options: unknown }> = [];
   const recall: AskDeps["recall"] = async (question, options) => {
     calls.push({ question, options });
-    return result;
+    return { hits: result, holdsEvidence };
   };
   return { recall, calls };
 }
@@ -158,4 +162,43 @@ test("without a model: evidence pack, no answer; defaults k=10 and no question d
   assert.equal(result.usage, undefined);
   assert.equal(result.evidence.included.length, 3);
   assert.match(result.evidence.text, /^<memories>\nparticipants in every session: Caroline, Melanie\n## S1/);
+});
+
+test("the store likely holds nothing: ask answers NOT_IN_MEMORY without a model call, the pack says why", async () => {
+  const server = await startFakeOpenAIServer({ chat: () => "tennis at the park\nSources: [1]" });
+  try {
+    const languageModel = createOpenAICompatibleLanguageModel({ baseURL: server.url, model: "fake", retryDelayMs: 5 });
+    const result = await askMemory({ recall: recorder(hits, UNLIKELY).recall, languageModel }, "How often do I play table tennis?", { namespace: "conv-1" });
+    assert.equal(server.requests.length, 0, "no model call");
+    assert.equal(result.answer, NOT_IN_MEMORY);
+    assert.equal(result.abstained, true);
+    assert.deepEqual(result.holdsEvidence, UNLIKELY);
+    assert.deepEqual(result.cited, []);
+    const [open, check, ...rest] = result.evidence.text.split("\n");
+    assert.equal(open, EVIDENCE_OPEN);
+    assert.match(check!, /^evidence check: the store likely holds nothing that answers this \(confidence 0\.70\): no stored memory mentions "tennis"/);
+    // The why quotes stored text: it cannot close the block or start a line of its own.
+    assert.equal(result.evidence.text.split(EVIDENCE_CLOSE).length, 2);
+    assert.ok(!rest.some((l) => l.startsWith("SYSTEM:")));
+
+    // abstain: false asks the model anyway, with the judgment in the pack.
+    const asked = await askMemory({ recall: recorder(hits, UNLIKELY).recall, languageModel }, "How often do I play table tennis?", { namespace: "conv-1", abstain: false });
+    assert.equal(server.requests.length, 1);
+    assert.equal(asked.abstained, false);
+    assert.equal(asked.answer, "tennis at the park");
+    assert.match(JSON.stringify(server.requests[0]), /evidence check: the store likely holds nothing/);
+  } finally {
+    await server.close();
+  }
+});
+
+test("without a model the judgment still abstains, and a likely judgment adds no line to the pack", async () => {
+  const abstained = await askMemory({ recall: recorder(hits, UNLIKELY).recall }, "How often do I play table tennis?", { namespace: "conv-1" });
+  assert.equal(abstained.answer, NOT_IN_MEMORY);
+  assert.equal(abstained.llmConfigured, false);
+  assert.equal(abstained.usage, undefined);
+  const answered = await askMemory({ recall: recorder(hits, LIKELY).recall }, "When did Caroline go to the support group?", { namespace: "conv-1" });
+  assert.equal(answered.abstained, false);
+  assert.equal(answered.answer, null);
+  assert.ok(!answered.evidence.text.includes("evidence check"));
 });

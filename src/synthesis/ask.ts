@@ -2,9 +2,16 @@ import type { LanguageModel } from "../providers/language-model.js";
 import type { RecallHit } from "../model/recall.js";
 import { answerFromEvidence, NO_ANSWER } from "./answer.js";
 import { renderEvidence, type EvidencePack } from "./render-evidence.js";
+import type { EvidenceJudgment } from "../retrieval/judge-evidence.js";
+
+/** What ask answers when the recall judged that the store holds nothing for the question. */
+export const NOT_IN_MEMORY = "I don't have that in memory.";
 
 export interface AskDeps {
-  recall: (question: string, options: { namespace: string; k: number; questionDate?: string; llmFrame?: boolean }) => Promise<RecallHit[]>;
+  recall: (
+    question: string,
+    options: { namespace: string; k: number; questionDate?: string; llmFrame?: boolean },
+  ) => Promise<{ hits: RecallHit[]; holdsEvidence: EvidenceJudgment }>;
   /** Without one, askMemory still recalls and renders the pack; the caller's own LLM can use it. */
   languageModel?: LanguageModel;
 }
@@ -21,6 +28,13 @@ export interface AskOptions {
   mode?: "context" | "plain";
   /** Let the LLM refine the recall frame first (Memory.recall's llmFrame). */
   llmFrame?: boolean;
+  /**
+   * Answer NOT_IN_MEMORY, without a model call, when the recall judges that
+   * the store likely holds no evidence (holdsEvidence.likely false). Default
+   * true; false hands the model the pack anyway, whose first line then says
+   * what the judgment found missing.
+   */
+  abstain?: boolean;
 }
 
 export interface CitedMemory {
@@ -32,8 +46,16 @@ export interface CitedMemory {
 
 export interface AskResult {
   question: string;
-  /** The model's short answer, NO_ANSWER when the memories do not hold it, null when no model is configured. */
+  /**
+   * The model's short answer; NO_ANSWER when the model finds the memories do
+   * not hold it; NOT_IN_MEMORY when ask abstained (with or without a model);
+   * otherwise null when no model is configured.
+   */
   answer: string | null;
+  /** The recall's judgment whether the store holds evidence for the question. */
+  holdsEvidence: EvidenceJudgment;
+  /** true when ask answered NOT_IN_MEMORY from the judgment, without asking a model. */
+  abstained: boolean;
   /** The memories the model says it used, in the order it cited them; numbers outside the pack are dropped. */
   cited: CitedMemory[];
   evidence: EvidencePack;
@@ -52,7 +74,7 @@ export interface AskResult {
 export async function askMemory(deps: AskDeps, question: string, options: AskOptions): Promise<AskResult> {
   const k = options.k ?? 10;
   const mode = options.mode ?? "context";
-  const hits = await deps.recall(question, {
+  const { hits, holdsEvidence } = await deps.recall(question, {
     namespace: options.namespace,
     k,
     ...(options.questionDate ? { questionDate: options.questionDate } : {}),
@@ -62,13 +84,17 @@ export async function askMemory(deps: AskDeps, question: string, options: AskOpt
   const ordered = [...hits].sort((a, b) => a.rank - b.rank);
   const evidence = renderEvidence(
     ordered.map((h) => h.unit),
-    { mode, maxTokens: options.maxTokens ?? 1500 },
+    { mode, maxTokens: options.maxTokens ?? 1500, holdsEvidence },
   );
-  const base = { question, evidence, hits };
-  if (!deps.languageModel) return { ...base, answer: null, cited: [], llmConfigured: false };
+  const base = { question, evidence, hits, holdsEvidence, abstained: false, llmConfigured: deps.languageModel !== undefined };
+  // Decided offline from what the store holds: a model would answer from the nearest miss, so none is asked.
+  if (!holdsEvidence.likely && options.abstain !== false) {
+    return { ...base, answer: NOT_IN_MEMORY, cited: [], abstained: true, ...(deps.languageModel ? { usage: { promptTokens: 0, completionTokens: 0 } } : {}) };
+  }
+  if (!deps.languageModel) return { ...base, answer: null, cited: [] };
   // Nothing to answer from: the model could only say so, or make something up.
   if (evidence.included.length === 0) {
-    return { ...base, answer: NO_ANSWER, cited: [], llmConfigured: true, usage: { promptTokens: 0, completionTokens: 0 } };
+    return { ...base, answer: NO_ANSWER, cited: [], usage: { promptTokens: 0, completionTokens: 0 } };
   }
 
   const answer = await answerFromEvidence(deps.languageModel, question, evidence, {
@@ -83,5 +109,5 @@ export async function askMemory(deps: AskDeps, question: string, options: AskOpt
     if (!unit) continue;
     cited.push({ rank: hitById.get(unit.id)?.rank ?? n, unitId: unit.id, turnIds: [...unit.provenance.turnIds] });
   }
-  return { ...base, answer: answer.text, cited, llmConfigured: true, usage: answer.usage };
+  return { ...base, answer: answer.text, cited, usage: answer.usage };
 }

@@ -3,6 +3,7 @@ import { describeInterval } from "../model/time.js";
 import { countTokens } from "../language/count-tokens.js";
 import { defuseJoinedDelimiters, escapeStoredText as esc } from "../language/escape-stored-text.js";
 import { verbatimText } from "./verbatim-text.js";
+import type { EvidenceJudgment } from "../retrieval/judge-evidence.js";
 
 export const EVIDENCE_OPEN = "<memories>";
 export const EVIDENCE_CLOSE = "</memories>";
@@ -12,6 +13,8 @@ export interface RenderEvidenceOptions {
   mode?: "context" | "plain";
   /** Drop the lowest-ranked units until the pack fits. */
   maxTokens?: number;
+  /** The recall's abstain judgment: when it says the store likely holds nothing, the pack opens by saying so. */
+  holdsEvidence?: EvidenceJudgment;
 }
 
 export interface EvidencePack {
@@ -38,7 +41,9 @@ export interface EvidencePack {
  * line of its own or pose as instructions.
  */
 export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvidenceOptions = {}): EvidencePack {
-  const render = options.mode === "plain" ? renderPlain : renderWithContext;
+  const renderUnits = options.mode === "plain" ? renderPlain : renderWithContext;
+  const check = evidenceCheckLine(options.holdsEvidence);
+  const render = check ? (us: readonly MemoryUnit[]) => withCheckLine(renderUnits(us), check) : renderUnits;
   let included = [...units];
   let text = render(included);
   let tokens = countTokens(text);
@@ -48,6 +53,24 @@ export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvid
     tokens = countTokens(text);
   }
   return { text, tokens, included, dropped: units.length - included.length };
+}
+
+/**
+ * A generator handed near-misses answers from them ("table tennis" from a
+ * memory about tennis). When the recall judged that nothing stored answers
+ * the query, the pack's first line says so, with what is missing; `why`
+ * quotes a stored memory, so it is escaped like every stored string. A
+ * judgment that evidence is likely adds nothing: the memories speak for
+ * themselves, and the line would cost tokens on every call.
+ */
+function evidenceCheckLine(judgment: EvidenceJudgment | undefined): string | null {
+  if (!judgment || judgment.likely) return null;
+  return `evidence check: the store likely holds nothing that answers this (confidence ${judgment.confidence.toFixed(2)}): ${esc(judgment.why)}`;
+}
+
+function withCheckLine(pack: string, line: string): string {
+  const [open, ...rest] = pack.split("\n");
+  return [open, defuseJoinedDelimiters(line), ...rest].join("\n");
 }
 
 /** One day of an instant, as the pack's dates read ("30 January 2023"). */

@@ -8,7 +8,13 @@ import { runRecall } from "../../retrieval/recall-pipeline.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
 import { answerFromEvidence } from "../../synthesis/answer.js";
 import {
+  abstentionScore,
+  scoreReliability,
   confusableSubset,
+  type AbstentionRow,
+  type AbstentionScore,
+  type ScoredHit,
+  type ScoreReliability,
   distractionMetrics,
   officialLocomoF1,
   simpleMemF1,
@@ -51,6 +57,10 @@ export interface VariantResult {
   /** Mean tokens of the top-K evidence pack, as the generator would see it, per K. */
   tokensAtK: Record<number, number>;
   distraction: DistractionMetrics;
+  /** The abstain judgment and the top score: categories 1–4 against the adversarial category 5 (answer not in the conversation). */
+  abstention: AbstentionScore;
+  /** Does a score mean what it says? The top CONFUSABLE_K (20) hits of every question of categories 1–4 with evidence. */
+  scoreReliability: ScoreReliability;
   /** ramem-llm-frame only: the frame calls made, their tokens, and how many fell back to the rule frame. */
   frameLlm?: { calls: number; promptTokens: number; completionTokens: number; failed: number };
   qa?: QaSummary & { calls: number; promptTokens: number; completionTokens: number; answered: number };
@@ -84,8 +94,8 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
   const depth = Math.max(...options.ks, CONFUSABLE_K);
 
   const retrievalStarted = performance.now();
-  const perVariant = new Map<string, { rows: QuestionRetrieval[]; units: Map<string, MemoryUnit[]>; frameLlm?: NonNullable<VariantResult["frameLlm"]> }>(
-    scored.map((v) => [v.name, { rows: [], units: new Map(), ...(v.llmFrame ? { frameLlm: { calls: 0, promptTokens: 0, completionTokens: 0, failed: 0 } } : {}) }]),
+  const perVariant = new Map<string, { rows: QuestionRetrieval[]; units: Map<string, MemoryUnit[]>; abstention: AbstentionRow[]; scored: ScoredHit[]; frameLlm?: NonNullable<VariantResult["frameLlm"]> }>(
+    scored.map((v) => [v.name, { rows: [], units: new Map(), abstention: [], scored: [], ...(v.llmFrame ? { frameLlm: { calls: 0, promptTokens: 0, completionTokens: 0, failed: 0 } } : {}) }]),
   );
   const shuffles = new Map<string, (u: MemoryUnit) => MemoryUnit["context"]>();
   if (scored.some((v) => v.shuffleContext)) {
@@ -95,7 +105,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
     const sessions = prepared.sessionOfTurn.get(q.namespace)!;
     const evidenceTurnIds = q.evidence.filter((t) => sessions.has(t));
     for (const v of scored) {
-      const { hits, frameRefinement } = await runRecall(memory, {
+      const { hits, frameRefinement, holdsEvidence } = await runRecall(memory, {
         namespace: q.namespace,
         query: q.question,
         k: depth,
@@ -113,6 +123,14 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
         if (frameRefinement.warning) slot.frameLlm.failed += 1;
       }
       slot.units.set(q.id, hits.map((h) => h.unit));
+      const category = Number(q.category);
+      if (category >= 1 && category <= 4 && evidenceTurnIds.length) {
+        slot.scored.push(...hits.slice(0, CONFUSABLE_K).map((h) => ({ score: h.score, evidence: h.unit.provenance.turnIds.some((t) => evidenceTurnIds.includes(t)) })));
+      }
+      if (category >= 1 && category <= 5) {
+        const top = hits[0];
+        slot.abstention.push({ abstains: category === 5, rightTop: Boolean(top?.unit.provenance.turnIds.some((t) => evidenceTurnIds.includes(t))), judgment: holdsEvidence, topScore: top?.score ?? 0 });
+      }
       slot.rows.push({
         questionId: q.id,
         category: Number(q.category),
@@ -144,6 +162,8 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
       retrieval: summarizeRetrieval(slot.rows, options.ks),
       tokensAtK,
       distraction: distractionMetrics(slot.rows, subset, CONFUSABLE_K),
+      abstention: abstentionScore(slot.abstention),
+      scoreReliability: scoreReliability(slot.scored),
       ...(slot.frameLlm ? { frameLlm: slot.frameLlm } : {}),
     };
     if (options.languageModel) {

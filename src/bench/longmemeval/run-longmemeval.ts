@@ -3,7 +3,15 @@ import type { BenchProgress } from "../bench-progress.js";
 import type { Embedder } from "../../providers/embedder.js";
 import { runRecall } from "../../retrieval/recall-pipeline.js";
 import type { RecallFrame } from "../../model/recall-frame.js";
+import type { RecallHit } from "../../model/recall.js";
+import type { EvidenceJudgment } from "../../retrieval/judge-evidence.js";
 import {
+  abstentionScore,
+  scoreReliability,
+  type AbstentionRow,
+  type ScoredHit,
+  type ScoreReliability,
+  type AbstentionScore,
   freshFirst,
   freshFirstPerType,
   olderEvidenceMarked,
@@ -15,8 +23,8 @@ import {
   type OlderEvidenceMarked,
   type OlderEvidenceRow,
 } from "../metrics/index.js";
-import { recallSettings, resolveVariants } from "../variants.js";
-import { prepareBench, sourceOptions, type PrepareOptions } from "../prepare-bench.js";
+import { recallSettings, resolveVariants, type BenchVariant } from "../variants.js";
+import { prepareBench, sourceOptions, type PreparedBench, type PrepareOptions } from "../prepare-bench.js";
 
 /** The question type whose answer is the newest of several stated values (fresh-first is scored on it). */
 const KNOWLEDGE_UPDATE = "knowledge-update";
@@ -35,6 +43,11 @@ export interface LongMemEvalBenchOptions {
   /** Ingest in worker processes; see PrepareOptions. */
   workers?: number;
   providerNames?: PrepareOptions["providerNames"];
+  /**
+   * A second LongMemEval file of abstention questions (ids ending `_abs`, e.g. longmemeval_s_abs15.json):
+   * recalled like the others, and scored only for the abstain judgment, against the answerable questions of dataPath.
+   */
+  abstentionPath?: string;
 }
 
 /** One line of longmemeval-questions.jsonl: what each variant ranked for a question, and where its gold landed. */
@@ -56,6 +69,9 @@ export interface LongMemEvalQuestionTrace {
   >;
 }
 
+/** How many hits of each question the score's reliability is read from (as on LoCoMo). */
+export const SCORED_DEPTH = 20;
+
 /** How many hits per variant the trace keeps. */
 export const TRACE_TOP = 10;
 
@@ -76,7 +92,13 @@ export interface LongMemEvalBenchResult {
      * the share whose validity marks them as no longer valid (see metrics/fresh-first.ts › olderEvidenceMarked).
      */
     olderEvidenceMarked: OlderEvidenceMarked;
+    /** The abstain judgment (holdsEvidence) and the top score: answerable questions against those whose answer was never said. */
+    abstention: AbstentionScore;
+    /** Does a score mean what it says? The top SCORED_DEPTH hits of every answerable question, evidence when they cover a has_answer turn. */
+    scoreReliability: ScoreReliability;
   }>;
+  /** The abstention file recalled beside dataPath (abstentionPath), or null. */
+  abstentionData: string | null;
   timing: { ingestSeconds: number; retrievalSeconds: number };
   /** Texts the ingest embedded, texts the embedding cache served, and the worker processes. */
   embedding: { embedded: number; cached: number; workers: number };
@@ -105,7 +127,12 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
   const prepared = await prepareBench({ ...sourceOptions(options), format: "longmemeval", ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   const depth = Math.max(...options.ks);
   const started = performance.now();
-  const rows = new Map(variants.map((v) => [v.name, { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[], fresh: [] as FreshFirstRow[], freshByType: [] as Array<FreshFirstRow & { questionType: string }>, older: [] as OlderEvidenceRow[] }]));
+  const rows = new Map(
+    variants.map((v) => [
+      v.name,
+      { session: [] as LongMemEvalRow[], turn: [] as LongMemEvalRow[], fresh: [] as FreshFirstRow[], freshByType: [] as Array<FreshFirstRow & { questionType: string }>, older: [] as OlderEvidenceRow[], abstention: [] as AbstentionRow[], scored: [] as ScoredHit[] },
+    ]),
+  );
   const corpus = new Map(prepared.conversations.map((c) => [c.namespace, c]));
   const traces: LongMemEvalQuestionTrace[] = [];
   for (const [i, q] of prepared.questions.entries()) {
@@ -121,21 +148,16 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
     };
     traces.push(trace);
     for (const v of variants) {
-      const { hits, frame } = await runRecall(prepared.memory, {
-        namespace: q.namespace,
-        query: q.question,
-        k: depth,
-        ...recallSettings(v),
-        queryVector: prepared.queryVectors.get(q.question)!,
-        ...(q.questionDate ? { questionDate: q.questionDate } : {}),
-      });
+      const { hits, frame, holdsEvidence } = await recallQuestion(prepared, q, v, depth);
       const slot = rows.get(v.name)!;
       const type = String(q.category);
+      slot.abstention.push(abstentionRow(q, hits, holdsEvidence));
       const rankedSessions = unique(hits.map((h) => h.unit.provenance.sessionId));
       const rankedTurns = unique(hits.flatMap((h) => h.unit.provenance.turnIds));
       slot.session.push({ questionId: q.id, questionType: type, rankedIds: rankedSessions, answerIds: trace.goldSessions, corpusIds: haystack.sessions.map((s) => s.session.id) });
       slot.turn.push({ questionId: q.id, questionType: type, rankedIds: rankedTurns, answerIds: q.evidence, corpusIds: haystack.sessions.flatMap((s) => s.turns.map((t) => t.id)) });
       if (!q.id.includes("_abs")) {
+        slot.scored.push(...hits.slice(0, SCORED_DEPTH).map((h) => ({ score: h.score, evidence: h.unit.provenance.turnIds.some((t) => q.evidence.includes(t)) })));
         const dateOf = new Map(haystack.sessions.map((s) => [s.session.id, s.session.startTime]));
         const answerSessions = trace.goldSessions.filter((id) => dateOf.has(id)).map((id) => ({ id, date: dateOf.get(id)! }));
         slot.freshByType.push({ questionType: type, rankedSessions, answerSessions });
@@ -179,6 +201,19 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
     options.onProgress?.(i + 1, prepared.questions.length, "recalled", "questions");
   }
   await prepared.memory.close();
+  if (options.abstentionPath) {
+    const abstaining = await prepareBench({ ...sourceOptions({ ...options, dataPath: options.abstentionPath }), format: "longmemeval" });
+    // Only its abstention questions: an answerable one there would count twice against the data file's.
+    const never = abstaining.questions.filter((q) => q.id.endsWith("_abs"));
+    for (const [i, q] of never.entries()) {
+      for (const v of variants) {
+        const { hits, holdsEvidence } = await recallQuestion(abstaining, q, v, depth);
+        rows.get(v.name)!.abstention.push(abstentionRow(q, hits, holdsEvidence));
+      }
+      options.onProgress?.(i + 1, never.length, "recalled (abstention)", "questions");
+    }
+    await abstaining.memory.close();
+  }
   return {
     data: options.dataPath,
     ks: options.ks,
@@ -190,13 +225,40 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       freshFirst: freshFirst(rows.get(v.name)!.fresh),
       freshFirstPerType: freshFirstPerType(rows.get(v.name)!.freshByType),
       olderEvidenceMarked: olderEvidenceMarked(rows.get(v.name)!.older),
+      abstention: abstentionScore(rows.get(v.name)!.abstention),
+      scoreReliability: scoreReliability(rows.get(v.name)!.scored),
     })),
+    abstentionData: options.abstentionPath ?? null,
     timing: { ingestSeconds: prepared.ingestSeconds, retrievalSeconds: (performance.now() - started) / 1000 },
     embedding: prepared.embedding,
     cachePath: prepared.cachePath,
     gold: GOLD_DEFINITION,
     traces,
   };
+}
+
+/** One question's recall with one variant, over the prepared store it was ingested into. */
+function recallQuestion(
+  prepared: Pick<PreparedBench, "memory" | "queryVectors">,
+  q: { namespace: string; question: string; questionDate?: string },
+  variant: BenchVariant,
+  depth: number,
+) {
+  return runRecall(prepared.memory, {
+    namespace: q.namespace,
+    query: q.question,
+    k: depth,
+    ...recallSettings(variant),
+    queryVector: prepared.queryVectors.get(q.question)!,
+    ...(q.questionDate ? { questionDate: q.questionDate } : {}),
+  });
+}
+
+/** LongMemEval marks a question whose answer was never said by an id ending `_abs`; a right top hit covers an evidence turn or an answer session. */
+function abstentionRow(q: { id: string; evidence: string[]; answerSessionIds?: string[] }, hits: readonly RecallHit[], judgment: EvidenceJudgment): AbstentionRow {
+  const top = hits[0];
+  const rightTop = Boolean(top && (top.unit.provenance.turnIds.some((t) => q.evidence.includes(t)) || (q.answerSessionIds ?? []).includes(top.unit.provenance.sessionId)));
+  return { abstains: q.id.endsWith("_abs"), rightTop, judgment, topScore: top?.score ?? 0 };
 }
 
 function unique(ids: readonly string[]): string[] {

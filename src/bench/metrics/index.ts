@@ -28,3 +28,5 @@ export {
   type OlderEvidenceRow,
   type ValidityHit,
 } from "./fresh-first.js";
+export { abstentionScore, auroc, evidenceProbabilityOf, type AbstentionRow, type AbstentionScore } from "./abstention.js";
+export { scoreReliability, RELIABILITY_EDGES, type ReliabilityBand, type ScoredHit, type ScoreReliability } from "./score-reliability.js";

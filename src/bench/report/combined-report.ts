@@ -8,10 +8,12 @@ const f3 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? 
 
 export interface CombinedRow {
   variant: string;
-  locomo: { recallAt10: number | undefined; dAt1: number | undefined } | null;
+  /** abstainAuroc: the abstain judgment's AUROC, answerable against abstention questions (NaN without the latter). */
+  locomo: { recallAt10: number | undefined; dAt1: number | undefined; abstainAuroc: number } | null;
   longmemeval: {
     sessionAllAt5: number | undefined;
     turnAllAt10: number | undefined;
+    abstainAuroc: number;
     /** Question types where this variant is below content-only (recall_all@5 or @10, session or turn), with the gap. */
     belowContentOnly: string[];
   } | null;
@@ -35,19 +37,21 @@ export function combinedRows(locomo: LocomoBenchResult | null, lme: LongMemEvalB
     }
     return {
       variant: name,
-      locomo: l ? { recallAt10: l.retrieval.overall[10]?.recall, dAt1: l.distraction.dAt1 } : null,
-      longmemeval: m ? { sessionAllAt5: m.session.overall[5]?.recallAll, turnAllAt10: m.turn.overall[10]?.recallAll, belowContentOnly: below } : null,
+      locomo: l ? { recallAt10: l.retrieval.overall[10]?.recall, dAt1: l.distraction.dAt1, abstainAuroc: l.abstention.aurocJudgment } : null,
+      longmemeval: m
+        ? { sessionAllAt5: m.session.overall[5]?.recallAll, turnAllAt10: m.turn.overall[10]?.recallAll, abstainAuroc: m.abstention.aurocJudgment, belowContentOnly: below }
+        : null,
     };
   });
 }
 
 export function combinedTable(rows: readonly CombinedRow[]): string {
   return [
-    "| variant | LoCoMo R@10 | LoCoMo D@1 | LME session all@5 | LME turn all@10 | LME types below content-only |",
-    "|---|---|---|---|---|---|",
+    "| variant | LoCoMo R@10 | LoCoMo D@1 | LoCoMo abstain AUROC | LME session all@5 | LME turn all@10 | LME abstain AUROC | LME types below content-only |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.variant} | ${f3(r.locomo?.recallAt10)} | ${f3(r.locomo?.dAt1)} | ${f3(r.longmemeval?.sessionAllAt5)} | ${f3(r.longmemeval?.turnAllAt10)} | ${
+        `| ${r.variant} | ${f3(r.locomo?.recallAt10)} | ${f3(r.locomo?.dAt1)} | ${f3(r.locomo?.abstainAuroc)} | ${f3(r.longmemeval?.sessionAllAt5)} | ${f3(r.longmemeval?.turnAllAt10)} | ${f3(r.longmemeval?.abstainAuroc)} | ${
           r.longmemeval ? (r.variant === BASELINE_VARIANT ? "(baseline)" : r.longmemeval.belowContentOnly.length ? r.longmemeval.belowContentOnly.join("; ") : "none") : "–"
         } |`,
     ),

@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LocomoBenchResult } from "../locomo/run-locomo.js";
 import { recallPlotSvg } from "./recall-plot.js";
+import { abstentionTable } from "./abstention-report.js";
+import { scoreReliabilityTable } from "./score-reliability-report.js";
 
 const CATEGORY_NAMES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
 
@@ -31,7 +33,13 @@ export function locomoTables(r: LocomoBenchResult): string {
     ["variant", ...[1, 2, 3, 4].map((c) => `${CATEGORY_NAMES[c]} R@${tokenK}`)],
     r.variants.map((v) => [v.name, ...[1, 2, 3, 4].map((c) => f3(v.retrieval.perCategory[c]?.[tokenK]?.recall))]),
   );
-  const parts = [main, "", perCategory];
+  const parts = [
+    main,
+    "",
+    perCategory,
+    ...scoreReliabilityTable(r.variants, "the top 20 hits of every question of categories 1–4; evidence: covers an evidence turn"),
+    ...abstentionTable(r.variants, "adversarial questions (category 5: the answer is not in the conversation); answerable: categories 1–4"),
+  ];
   const withQa = r.variants.filter((v) => v.qa);
   if (withQa.length) {
     parts.push(

@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LongMemEvalBenchResult } from "../longmemeval/run-longmemeval.js";
 import type { LongMemEvalSummary } from "../metrics/index.js";
+import { abstentionTable } from "./abstention-report.js";
+import { scoreReliabilityTable } from "./score-reliability-report.js";
 
 const f3 = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? "–" : v.toFixed(3));
 
@@ -37,10 +39,12 @@ export function longMemEvalSummaryTables(r: LongMemEvalBenchResult): string {
     ];
   };
   lines.push(...perType("turn recall_all@10", "turn", 10), ...perType("turn recall_all@5", "turn", 5), ...perType("session recall_all@5", "session", 5), ...perType("session recall_all@10", "session", 10));
+  lines.push(...scoreReliabilityTable(r.variants, "the top 20 hits of every answerable question; evidence: covers a has_answer turn"));
+  lines.push(...abstentionTable(r.variants, r.abstentionData ? `abstention questions (the data file's and ${r.abstentionData}'s)` : "abstention questions of the data file"));
   const skipped = r.variants[0]?.session.skippedAbstention ?? 0;
   lines.push(
     "",
-    `${r.questions} questions, ${skipped} abstention questions skipped. Gold — session: ${r.gold.session}; turn: ${r.gold.turn}.`,
+    `${r.questions} questions, ${skipped} abstention questions left out of the recall figures. Gold — session: ${r.gold.session}; turn: ${r.gold.turn}.`,
     "",
     "Older marked earlier: knowledge-update questions; among the top-10 hits that cover an evidence turn of an answer session older than the newest one, " +
       "the share whose validity says it no longer holds (validTo or supersededBy set), counted per hit (n = such hits).",

@@ -129,3 +129,33 @@ test("--llm-frame: recall and ask let the LLM ground the frame first; without an
     await server.close();
   }
 });
+
+test("ramem ask on what was never said answers \"I don't have that in memory.\" without a model call; --no-abstain asks the model; recall prints the judgment", async () => {
+  const server = await startFakeOpenAIServer({ chat: () => "Every Sunday\nSources: [1]" });
+  try {
+    await withDb(async (db) => {
+      const env = { RAMEM_LLM_BASE_URL: server.url, RAMEM_LLM_MODEL: "fake" };
+      const never = "How often do I play table tennis?";
+      const base = [never, "--db", db, "--embedder", "hash", "--namespace", "conv"];
+      const out = await runAsk(base, env);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /^I don't have that in memory\.\nno stored memory mentions .*"tennis"/);
+      const json = await runAsk([...base, "--json"], env);
+      const parsed = JSON.parse(json.stdout);
+      assert.equal(parsed.abstained, true);
+      assert.equal(parsed.holdsEvidence.likely, false);
+      assert.equal(server.requests.length, 0, "no model call when the store holds nothing for the question");
+      const asked = JSON.parse((await runAsk([...base, "--json", "--no-abstain"], env)).stdout);
+      assert.equal(asked.abstained, false);
+      assert.equal(asked.answer, "Every Sunday");
+      assert.equal(server.requests.length, 1);
+
+      const recalled = await runCli(["recall", never, "--db", db, "--embedder", "hash", "--namespace", "conv"]);
+      assert.match(recalled.stdout, /^evidence: likely NOT held \(confidence 0\.\d\d\): no stored memory mentions/m);
+      const held = await runCli(["recall", question, "--db", db, "--embedder", "hash", "--namespace", "conv"]);
+      assert.match(held.stdout, /^evidence: likely held \(confidence 0\.\d\d\)/m);
+    });
+  } finally {
+    await server.close();
+  }
+});

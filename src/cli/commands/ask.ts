@@ -11,6 +11,7 @@ interface AskCliOptions extends CommonOptions {
   maxTokens: number;
   questionDate?: string;
   llmFrame?: boolean;
+  abstain: boolean;
 }
 
 export const NO_LLM_NOTE = "no LLM configured: set RAMEM_LLM_BASE_URL and RAMEM_LLM_MODEL to get an answer";
@@ -26,7 +27,8 @@ export function askCommand(): Command {
       .option("-k, --k <n>", "how many units to recall", parsePositiveInt("--k"), 10)
       .option("--max-tokens <n>", "token budget of the evidence pack (lowest-ranked memories are dropped to fit)", parsePositiveInt("--max-tokens"), 1500)
       .option("--question-date <iso>", "when the question is asked, e.g. 2023-06-20 (grounds \"last year\", \"two weeks ago\")")
-      .option("--llm-frame", "let the LLM also ground the recall frame before recalling (one more call)"),
+      .option("--llm-frame", "let the LLM also ground the recall frame before recalling (one more call)")
+      .option("--no-abstain", "ask the model even when the store likely holds nothing for the question (default: answer \"I don't have that in memory\")"),
   ).action(async (question: string, opts: AskCliOptions) =>
     runAction(opts.json, async () => {
       // Checked inside runAction so a bad date is a user error (exit 2), not a stack trace.
@@ -35,19 +37,26 @@ export function askCommand(): Command {
       try {
         const namespace = opts.namespace ?? memory.defaultNamespace;
         await requireNamespace(memory, namespace);
-        // askMemory needs only the hits; the frame is kept to show why they were chosen.
+        // askMemory needs the hits and the judgment; the frame is kept to show why they were chosen.
         let frame: RecallFrame | null = null;
         const result = await askMemory(
           {
             recall: async (q, o) => {
               const outcome = await memory.recall(q, o);
               frame = outcome.frame;
-              return outcome.hits;
+              return outcome;
             },
             ...(memory.languageModel ? { languageModel: memory.languageModel } : {}),
           },
           question,
-          { namespace, k: opts.k, maxTokens: opts.maxTokens, ...(questionDate ? { questionDate } : {}), ...(opts.llmFrame ? { llmFrame: true } : {}) },
+          {
+            namespace,
+            k: opts.k,
+            maxTokens: opts.maxTokens,
+            abstain: opts.abstain,
+            ...(questionDate ? { questionDate } : {}),
+            ...(opts.llmFrame ? { llmFrame: true } : {}),
+          },
         );
 
         if (opts.json) {
@@ -60,6 +69,8 @@ export function askCommand(): Command {
               frame,
               llmConfigured: result.llmConfigured,
               answer: result.answer,
+              abstained: result.abstained,
+              holdsEvidence: result.holdsEvidence,
               cited: result.cited,
               evidence: { text: result.evidence.text, tokens: result.evidence.tokens, included: result.evidence.included.length, dropped: result.evidence.dropped },
               hits: result.hits.map(hitToJson),
@@ -73,7 +84,7 @@ export function askCommand(): Command {
         // TypeScript does not see the assignment inside the callback and narrows `frame` to null.
         const shownFrame = frame as RecallFrame | null;
         if (shownFrame && result.hits.length) cliErr(`${renderFrame(shownFrame, result.hits)}\n`);
-        if (!result.llmConfigured) cliErr(`${NO_LLM_NOTE}\n`);
+        if (!result.llmConfigured && !result.abstained) cliErr(`${NO_LLM_NOTE}\n`);
         cliOut(renderAnswer(result));
       } finally {
         await memory.close();

@@ -131,7 +131,7 @@ async function benchLocomo(opts: BenchCliOptions, data: string, ks: number[], ou
 }
 
 /** The LongMemEval run of `bench longmemeval` and `bench all`. */
-async function benchLongMemEval(opts: BenchCliOptions & { limit?: number }, data: string, ks: number[], out: string, progress: ProgressReporter) {
+async function benchLongMemEval(opts: BenchCliOptions & { limit?: number; abstention?: string }, data: string, ks: number[], out: string, progress: ProgressReporter) {
   const result = await runLongMemEvalBench({
     dataPath: data,
     ks,
@@ -140,6 +140,7 @@ async function benchLongMemEval(opts: BenchCliOptions & { limit?: number }, data
     embedder: await embedderFor(opts.embedder),
     anchorer: createAnchorer(opts.anchorer, languageModelFromEnv()),
     ...(opts.limit ? { limit: opts.limit } : {}),
+    ...(opts.abstention ? { abstentionPath: opts.abstention } : {}),
     ...parallelIngest(opts),
     ...(opts.store ? { store: opts.store } : {}),
     onProgress: (done, total, label, unit) => progress.update(done, total, `LongMemEval ${label}`, unit),
@@ -180,12 +181,14 @@ export function benchCommand(): Command {
     commonBenchOptions(
       new Command("longmemeval").description(
         "LongMemEval: recall_any@k, recall_all@k, ndcg_any@k for k in 1,3,5,10,30,50 at session and turn level, per question type " +
-          "(abstention questions skipped), and a per-question trace (longmemeval-questions.jsonl). The data set is not shipped: pass its JSON file.",
+          "(abstention questions left out), the abstain judgment's AUROC against abstention questions, and a per-question trace (longmemeval-questions.jsonl). " +
+          "The data set is not shipped: pass its JSON file.",
       ).requiredOption("--data <file>", "a LongMemEval file (e.g. longmemeval_s_dev100.json)"),
     )
       .option("--k <list>", "budgets K, comma-separated", LONGMEMEVAL_KS_OPTION)
       .option("--limit <n>", "only the first n questions", parsePositiveInt("--limit"))
-      .action(async (opts: BenchCliOptions & { limit?: number }) =>
+      .option("--abstention <file>", "a LongMemEval file of abstention questions (ids ending _abs, e.g. longmemeval_s_abs15.json), scored for the abstain judgment")
+      .action(async (opts: BenchCliOptions & { limit?: number; abstention?: string }) =>
         runAction(opts.json, async () => {
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
           const run = await benchLongMemEval(opts, opts.data, parseKs(opts.k), resolve(opts.out), progress);
@@ -273,7 +276,8 @@ export function benchCommand(): Command {
     )
       .requiredOption("--locomo <file>", "the LoCoMo file (locomo10.json)")
       .requiredOption("--longmemeval <file>", "a LongMemEval file (e.g. longmemeval_s_dev100.json)")
-      .action(async (opts: BenchCliOptions & { locomo: string; longmemeval: string }) =>
+      .option("--abstention <file>", "LongMemEval abstention questions scored beside it (e.g. longmemeval_s_abs15.json)")
+      .action(async (opts: BenchCliOptions & { locomo: string; longmemeval: string; abstention?: string }) =>
         runAction(opts.json, async () => {
           const progress = createProgress("items", { quiet: opts.quiet ?? false });
           const out = resolve(opts.out);

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
-import { hitToJson, renderFrame, renderHit } from "../render.js";
+import { hitToJson, renderFrame, renderHit, renderJudgment } from "../render.js";
 import { CONTENT_ONLY } from "../../retrieval/recall-pipeline.js";
 import { parseIsoOption } from "../shared.js";
 import { requireNamespace } from "../require-namespace.js";
@@ -44,7 +44,7 @@ export function recallCommand(): Command {
       const memory = await openFromOptions(opts, { mustExist: true });
       try {
         await requireNamespace(memory, opts.namespace ?? memory.defaultNamespace);
-        const { hits, frame, frameRefinement } = await memory.recall(query, {
+        const { hits, frame, frameRefinement, holdsEvidence } = await memory.recall(query, {
           k: opts.k,
           ...(opts.namespace ? { namespace: opts.namespace } : {}),
           ...(questionDate ? { questionDate } : {}),
@@ -56,11 +56,12 @@ export function recallCommand(): Command {
         });
         if (frameRefinement?.warning) cliErr(`warning: ${frameRefinement.warning}\n`);
         if (opts.json) {
-          cliOut(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, ...(frameRefinement ? { frameRefinement } : {}), hits: hits.map(hitToJson) })}\n`);
+          cliOut(`${JSON.stringify({ query, namespace: opts.namespace, k: opts.k, frame, ...(frameRefinement ? { frameRefinement } : {}), holdsEvidence, hits: hits.map(hitToJson) })}\n`);
         } else if (hits.length === 0) {
-          cliOut(`no memories matched in namespace "${opts.namespace}".\n`);
+          cliOut(`no memories matched in namespace "${opts.namespace}".\n${renderJudgment(holdsEvidence)}\n`);
         } else {
           if (frame) cliOut(`${renderFrame(frame, hits)}\n`);
+          cliOut(`${renderJudgment(holdsEvidence)}\n`);
           cliOut(`${hits.map(renderHit).join("\n")}\n`);
         }
       } finally {

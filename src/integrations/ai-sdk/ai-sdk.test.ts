@@ -84,8 +84,27 @@ describe("ramem/ai-sdk", () => {
     const result = await generateText({ model, tools: { remember: rememberTool(memory), recall: recallTool(memory) }, prompt: "go", stopWhen: stepCountIs(5) });
     const outputs = result.steps.flatMap((s) => s.toolResults.map((r) => [r.toolName, r.output] as const));
     assert.equal((outputs[0]![1] as { stored: number }).stored, 1);
-    const recalled = outputs[1]![1] as { evidence: string; memories: Array<{ score: number }> };
+    const recalled = outputs[1]![1] as { evidence: string; holdsEvidence: { likely: boolean }; memories: Array<{ score: number }> };
     assert.match(recalled.evidence, /cello/);
+    assert.equal(recalled.holdsEvidence.likely, true);
     assert.ok(recalled.memories.every((m) => m.score >= 0 && m.score <= 1));
+  });
+
+  it("when the store likely holds nothing for the question, the tool and the middleware's pack say so", async () => {
+    const memory = await memoryWithFacts();
+    const tool = recallTool(memory);
+    const out = (await tool.execute!({ query: "How often does Ana play table tennis?" }, { toolCallId: "c", messages: [] })) as { evidence: string; holdsEvidence: { likely: boolean; why: string } };
+    assert.equal(out.holdsEvidence.likely, false);
+    assert.match(out.holdsEvidence.why, /"tennis"/);
+    assert.match(out.evidence, /^<memories>\nevidence check: the store likely holds nothing/);
+    let prompt = "";
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        prompt = JSON.stringify(options.prompt);
+        return { content: [{ type: "text", text: "I don't know." }], finishReason, usage, warnings: [] };
+      },
+    });
+    await generateText({ model: withRamem(model, memory, { store: false, minScore: 0 }), prompt: "How often does Ana play table tennis?" });
+    assert.match(prompt, /evidence check: the store likely holds nothing/);
   });
 });

@@ -12,6 +12,7 @@ import type { Memory } from "../../memory.js";
 import type { FilterInput } from "../../model/memory-filter.js";
 import { renderEvidence } from "../../synthesis/render-evidence.js";
 import { escapeStoredText } from "../../language/escape-stored-text.js";
+import { escapedJudgment } from "../../retrieval/judge-evidence.js";
 
 export interface RamemToolOptions {
   /** The namespace the tools read and write (default: the Memory's default namespace). */
@@ -44,7 +45,7 @@ export function recallTool(memory: Memory, options: RamemToolOptions & { k?: num
       questionDate: z.string().optional().describe("When the question is asked (ISO 8601), to ground 'last year'"),
     }),
     execute: async ({ query, questionDate }) => {
-      const { hits } = await memory.recall(query, {
+      const { hits, holdsEvidence } = await memory.recall(query, {
         k: options.k ?? 8,
         ...(options.namespace ? { namespace: options.namespace } : {}),
         ...(options.minScore !== undefined ? { minScore: options.minScore } : {}),
@@ -52,7 +53,12 @@ export function recallTool(memory: Memory, options: RamemToolOptions & { k?: num
       });
       // A tool's result goes straight back to the model: the session id is stored text, escaped like the pack; unit ids are ramem's own.
       return {
-        evidence: renderEvidence(hits.map((h) => h.unit)).text,
+        // When the store likely holds nothing for the query, the pack's first line says so and the model can say "I don't know".
+        holdsEvidence: escapedJudgment(holdsEvidence),
+        evidence: renderEvidence(
+          hits.map((h) => h.unit),
+          { holdsEvidence },
+        ).text,
         memories: hits.map((h) => ({ unitId: h.unit.id, score: h.score, sessionId: escapeStoredText(h.unit.context.session.sessionId), sessionStart: h.unit.context.session.start })),
       };
     },
@@ -119,9 +125,10 @@ export function ramemMiddleware(memory: Memory, options: RamemMiddlewareOptions 
       if (!query) return params;
       let pack: string;
       try {
-        const { hits } = await memory.recall(query, { ...ns, k: options.k ?? 8, minScore: options.minScore ?? 0.05, ...(options.filter ? { filter: options.filter } : {}) });
+        const { hits, holdsEvidence } = await memory.recall(query, { ...ns, k: options.k ?? 8, minScore: options.minScore ?? 0.05, ...(options.filter ? { filter: options.filter } : {}) });
         if (hits.length === 0) return params;
-        pack = renderEvidence(hits.map((h) => h.unit), { maxTokens: options.maxTokens ?? 1500 }).text;
+        // The judgment rides in the pack: when nothing stored answers the question, its first line says so.
+        pack = renderEvidence(hits.map((h) => h.unit), { maxTokens: options.maxTokens ?? 1500, holdsEvidence }).text;
       } catch (err) {
         report(err, "recall");
         return params;

@@ -14,6 +14,7 @@ import type { RecallHit } from "../../model/recall.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import type { TurnRole } from "../../model/conversation.js";
 import { escapeStoredText } from "../../language/escape-stored-text.js";
+import type { EvidenceJudgment } from "../../retrieval/judge-evidence.js";
 
 export interface RamemRetrieverInput extends BaseRetrieverInput {
   memory: Memory;
@@ -24,6 +25,8 @@ export interface RamemRetrieverInput extends BaseRetrieverInput {
   filter?: FilterInput;
   /** When the question is asked (ISO 8601): grounds "last year". */
   questionDate?: string;
+  /** Return no documents when the recall judges that the store likely holds nothing for the query (default false: the documents carry the judgment). */
+  abstain?: boolean;
 }
 
 /** What a Document's metadata holds: where and when the memory comes from, and why it was recalled. */
@@ -39,7 +42,7 @@ export interface RamemDocumentMetadata {
   location: string | null;
   turnIds: string[];
   rank: number;
-  /** In [0, 1], falling with rank (README › Scores). */
+  /** In [0, 1], falling with rank (docs/api.md › Scores). */
   score: number;
   reasons: string[];
   /** The caller's metadata of the unit's session and turns. */
@@ -51,6 +54,8 @@ export interface RamemDocumentMetadata {
   validity?: MemoryUnit["validity"];
   planOutcome?: MemoryUnit["planOutcome"];
   mayBeOutdated?: MemoryUnit["mayBeOutdated"];
+  /** The query's abstain judgment, the same on every document of one call: whether the store likely holds evidence at all. */
+  holdsEvidence?: EvidenceJudgment;
   [key: string]: unknown;
 }
 
@@ -60,7 +65,7 @@ export interface RamemDocumentMetadata {
  * stays as stored: it is for programs (filters, ids to pass back); a chain
  * that formats metadata into a prompt should run it through escapeStoredText.
  */
-export function hitToDocument(hit: RecallHit): Document<RamemDocumentMetadata> {
+export function hitToDocument(hit: RecallHit, holdsEvidence?: EvidenceJudgment): Document<RamemDocumentMetadata> {
   const { unit } = hit;
   const c = unit.context;
   return new Document<RamemDocumentMetadata>({
@@ -86,6 +91,7 @@ export function hitToDocument(hit: RecallHit): Document<RamemDocumentMetadata> {
       ...(unit.validity ? { validity: unit.validity } : {}),
       ...(unit.planOutcome ? { planOutcome: unit.planOutcome } : {}),
       ...(unit.mayBeOutdated ? { mayBeOutdated: unit.mayBeOutdated } : {}),
+      ...(holdsEvidence ? { holdsEvidence } : {}),
     },
   });
 }
@@ -105,14 +111,15 @@ export class RamemRetriever extends BaseRetriever<RamemDocumentMetadata> {
 
   override async _getRelevantDocuments(query: string): Promise<Document<RamemDocumentMetadata>[]> {
     const o = this.#options;
-    const { hits } = await o.memory.recall(query, {
+    const { hits, holdsEvidence } = await o.memory.recall(query, {
       k: o.k ?? 8,
       ...(o.namespace ? { namespace: o.namespace } : {}),
       ...(o.minScore !== undefined ? { minScore: o.minScore } : {}),
       ...(o.filter ? { filter: o.filter } : {}),
       ...(o.questionDate ? { questionDate: o.questionDate } : {}),
     });
-    return hits.map(hitToDocument);
+    if (o.abstain && !holdsEvidence.likely) return [];
+    return hits.map((h) => hitToDocument(h, holdsEvidence));
   }
 }
 

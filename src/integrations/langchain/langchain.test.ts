@@ -36,6 +36,18 @@ describe("ramem/langchain", () => {
     assert.ok(filtered.every((d) => d.metadata.metadata?.topic === "running"));
   });
 
+  it("each Document carries the query's holdsEvidence; abstain: true returns none when the store likely holds nothing", async () => {
+    const memory = await open();
+    await memory.add([{ role: "user", content: "I ran the Lisbon half marathon in 1:52." }], { now: new Date("2024-03-10T08:00:00Z") });
+    const held = await new RamemRetriever({ memory }).invoke("How fast was the Lisbon half marathon?");
+    assert.ok(held.length > 0 && held.every((d) => d.metadata.holdsEvidence?.likely === true));
+    const never = "How often do I play table tennis?";
+    const docs = await new RamemRetriever({ memory }).invoke(never);
+    assert.ok(docs.length > 0 && docs.every((d) => d.metadata.holdsEvidence?.likely === false));
+    assert.deepEqual(await new RamemRetriever({ memory, abstain: true }).invoke(never), []);
+    assert.ok((await new RamemRetriever({ memory, abstain: true }).invoke("How fast was the Lisbon half marathon?")).length > 0);
+  });
+
   it("a Document carries the hit's states and validity, as every face's hit does", async () => {
     const memory = await open();
     await memory.add([{ role: "user", content: "I live in Lisbon." }], { now: new Date("2023-01-05T10:00:00Z") });

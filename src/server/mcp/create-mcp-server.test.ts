@@ -171,6 +171,28 @@ describe("MCP tools (in-process client)", () => {
     });
   });
 
+  it("recall and ask carry holdsEvidence; on what was never said ask answers from the judgment, the pack says why", async () => {
+    await withMemory(async (memory) => {
+      const mcp = await connect(memory, LOCAL_PRINCIPAL);
+      try {
+        await mcp.call("remember", { namespace: "alpha", ...CHAT });
+        const held = (await mcp.call("recall", { namespace: "alpha", query: "What did Melanie paint?" })).structuredContent as any;
+        assert.equal(held.holdsEvidence.likely, true, held.holdsEvidence.why);
+        const never = (await mcp.call("recall", { namespace: "alpha", query: "How often does Melanie play table tennis?" })).structuredContent as any;
+        assert.equal(never.holdsEvidence.likely, false);
+        assert.match(never.evidence, /^<memories>\nevidence check: the store likely holds nothing .*"tennis"/);
+        const asked = await mcp.call("ask", { namespace: "alpha", question: "How often does Melanie play table tennis?" });
+        const out = asked.structuredContent as any;
+        assert.equal(out.abstained, true);
+        assert.equal(out.answer, "I don't have that in memory.");
+        assert.deepEqual(out.holdsEvidence, never.holdsEvidence);
+        assert.match(textOf(asked), /^Answer: I don't have that in memory\.\n\n<memories>\nevidence check:/);
+      } finally {
+        await mcp.close();
+      }
+    });
+  });
+
   it("ask with an LLM (fake OpenAI-compatible server) answers and maps its citations to units", async () => {
     const server = await startFakeOpenAIServer({ chat: () => "A sunrise over the lake.\nSources: [1]" });
     try {

@@ -11,6 +11,7 @@ import { escapeStoredText } from "../../language/escape-stored-text.js";
 import { rememberTurns } from "./remember-turns.js";
 import { askInput, askOutput, forgetInput, forgetOutput, recallInput, recallOutput, rememberInput, rememberOutput, updateInput, updateOutput } from "./tool-schemas.js";
 import { actorOf } from "../auth/principal.js";
+import { escapedJudgment } from "../../retrieval/judge-evidence.js";
 import { describeAnswer, describeFrame, describeReasons, forbidden, frameSummary, recalledMemory, toolError } from "./tool-results.js";
 import { echoValue } from "../../model/echo-value.js";
 import { packageVersion } from "../../util/package-version.js";
@@ -77,7 +78,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     {
       title: "Recall memories",
       description:
-        "Search long-term memory. Returns the most relevant memories, each with its coordinates: the session (id and date), the event time it mentions, the participants and the source turn ids, plus why it was recalled. The query is read for a time window, people and places (\"What did Ana do in July 2023?\"); memories from that context come first. Give questionDate when the question says \"last year\" or \"two weeks ago\".",
+        "Search long-term memory. Returns the most relevant memories, each with its coordinates: the session (id and date), the event time it mentions, the participants and the source turn ids, plus why it was recalled. The query is read for a time window, people and places (\"What did Ana do in July 2023?\"); memories from that context come first. Give questionDate when the question says \"last year\" or \"two weeks ago\". holdsEvidence says whether the store likely holds anything that answers the query at all: when its likely is false, say you do not know rather than answer from the nearest memory.",
       inputSchema: recallInput,
       outputSchema: recallOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -86,7 +87,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       guarded(args.namespace, "read", async () => {
         const questionDate = args.questionDate === undefined ? undefined : parseDate(args.questionDate, "questionDate");
         const validAt = args.validAt === undefined ? undefined : parseDate(args.validAt, "validAt");
-        const { hits, frame: induced } = await memory.recall(args.query, {
+        const { hits, frame: induced, holdsEvidence } = await memory.recall(args.query, {
           namespace: args.namespace,
           k: args.k ?? 10,
           ...(questionDate ? { questionDate } : {}),
@@ -97,7 +98,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         const frame = induced ?? EMPTY_FRAME(args.query);
         const ordered = [...hits].sort((a, b) => a.rank - b.rank);
         const memories = ordered.map(recalledMemory);
-        const evidence = renderEvidence(ordered.map((h) => h.unit)).text;
+        // When the store likely holds nothing for the query, the pack's first line says so (and what is missing).
+        const evidence = renderEvidence(
+          ordered.map((h) => h.unit),
+          { holdsEvidence },
+        ).text;
         let text: string;
         if (memories.length > 0) text = [describeFrame(frame, ordered), evidence, describeReasons(memories)].join("\n\n");
         else {
@@ -109,7 +114,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         }
         return {
           content: [{ type: "text", text }],
-          structuredContent: { namespace: args.namespace, query: args.query, frame: frameSummary(frame), memories, evidence },
+          structuredContent: { namespace: args.namespace, query: args.query, frame: frameSummary(frame), holdsEvidence: escapedJudgment(holdsEvidence), memories, evidence },
         };
       }),
   );
@@ -132,10 +137,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           ...(args.k ? { k: args.k } : {}),
           ...(args.maxTokens ? { maxTokens: args.maxTokens } : {}),
           ...(questionDate ? { questionDate } : {}),
+          ...(args.abstain !== undefined ? { abstain: args.abstain } : {}),
         });
         const memories = [...result.hits].sort((a, b) => a.rank - b.rank).map(recalledMemory);
         let text: string;
-        if (!result.llmConfigured) text = `${NO_LLM_NOTICE}\n\n${result.evidence.text}`;
+        // The pack's first line says what the judgment found missing.
+        if (result.abstained) text = `Answer: ${result.answer}\n\n${result.evidence.text}`;
+        else if (!result.llmConfigured) text = `${NO_LLM_NOTICE}\n\n${result.evidence.text}`;
         else text = describeAnswer(result);
         return {
           content: [{ type: "text", text }],
@@ -145,6 +153,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             llmConfigured: result.llmConfigured,
             // The model's answer read stored text and may repeat it: escaped like the text content's "Answer:".
             answer: result.answer === null ? null : escapeStoredText(result.answer),
+            abstained: result.abstained,
+            holdsEvidence: escapedJudgment(result.holdsEvidence),
             cited: result.cited.map((c) => ({ rank: c.rank, unitId: c.unitId, turnIds: [...c.turnIds] })),
             evidence: result.evidence.text,
             memories,

@@ -97,6 +97,10 @@ export const askInput = {
   k: z.number().int().min(1).max(MAX_RECALL_K).optional().describe("How many memories to recall as evidence (default 10)."),
   questionDate: date("When the question is asked (grounds relative times)").optional(),
   maxTokens: z.number().int().min(100).max(20_000).optional().describe("Token budget of the evidence pack (default 1500); the lowest-ranked memories are dropped to fit."),
+  abstain: z
+    .boolean()
+    .optional()
+    .describe("Default true: answer \"I don't have that in memory.\" without a model call when the store likely holds nothing for the question; false asks the model anyway."),
 };
 
 export const forgetInput = {
@@ -172,10 +176,19 @@ const FrameSummary = z.object({
   notes: z.array(z.string()),
 });
 
+/** The recall's abstain judgment: whether the store likely holds evidence for the query at all. */
+export const HoldsEvidence = z.object({
+  likely: z.boolean(),
+  confidence: z.number(),
+  /** What no stored memory covers, and the closest memory; escaped for a model. */
+  why: z.string(),
+});
+
 export const recallOutput = {
   namespace: z.string(),
   query: z.string(),
   frame: FrameSummary,
+  holdsEvidence: HoldsEvidence,
   memories: z.array(RecalledMemory),
   /** The evidence pack as rendered for a generator (also the text content of the result). */
   evidence: z.string(),
@@ -186,6 +199,9 @@ export const askOutput = {
   question: z.string(),
   llmConfigured: z.boolean(),
   answer: z.string().nullable(),
+  /** true: the store likely holds nothing for the question, so no model was asked and answer says so. */
+  abstained: z.boolean(),
+  holdsEvidence: HoldsEvidence,
   cited: z.array(z.object({ rank: z.number().int(), unitId: z.string(), turnIds: z.array(z.string()) })),
   evidence: z.string(),
   memories: z.array(RecalledMemory),

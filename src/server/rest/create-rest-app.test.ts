@@ -120,6 +120,27 @@ describe("REST API: every endpoint", () => {
     assert.ok(r.body.evidence.unitIds.length > 0);
   });
 
+  it("recall and ask say when the store likely holds nothing: holdsEvidence, and ask abstains without a model", async () => {
+    const held = await t.call("POST", "/v1/namespaces/garden/recall", { key, json: { query: "What did Caroline get from her grandmother?" } });
+    assert.equal(held.body.holdsEvidence.likely, true, held.body.holdsEvidence.why);
+    const never = { question: "How often does Caroline play table tennis?" };
+    const recalled = await t.call("POST", "/v1/namespaces/garden/recall", { key, json: { query: never.question } });
+    assert.equal(recalled.body.holdsEvidence.likely, false);
+    assert.match(recalled.body.holdsEvidence.why, /no stored memory mentions .*"tennis"/);
+    const asked = await t.call("POST", "/v1/namespaces/garden/ask", { key, json: never });
+    assert.equal(asked.status, 200);
+    assert.equal(asked.body.answer, "I don't have that in memory.");
+    assert.equal(asked.body.abstained, true);
+    assert.equal(asked.body.note, undefined, "no model was needed to answer");
+    assert.deepEqual(asked.body.holdsEvidence, recalled.body.holdsEvidence);
+    assert.match(asked.body.evidence.text, /^<memories>\nevidence check: the store likely holds nothing/);
+    const anyway = await t.call("POST", "/v1/namespaces/garden/ask", { key, json: { ...never, abstain: false } });
+    assert.equal(anyway.body.abstained, false);
+    assert.equal(anyway.body.answer, null);
+    const bad = await t.call("POST", "/v1/namespaces/garden/ask", { key, json: { ...never, abstain: "no" } });
+    assert.equal(bad.status, 400);
+  });
+
   it("GET memories filters by session, participant and time range, with limit and offset", async () => {
     const all = (await t.call("GET", "/v1/namespaces/garden/memories", { key })).body.memories;
     assert.ok(all.length >= 4);

@@ -150,6 +150,14 @@ export const RecallInput = z
   })
   .meta({ id: "RecallInput" });
 
+export const HoldsEvidence = z
+  .object({
+    likely: z.boolean().meta({ description: "true: the store likely holds evidence for the query; false: it likely holds nothing that answers it (abstain)" }),
+    confidence: z.number().min(0.5).max(1).meta({ description: "How sure the judgment is of `likely`" }),
+    why: z.string().meta({ description: "What no stored memory covers, and the closest memory (a sentence for a reader; stored text in it is escaped)" }),
+  })
+  .meta({ id: "HoldsEvidence", description: "Whether the store likely holds evidence for the query at all, read from what the query asks that no candidate covers (docs/api.md › Recall hits)" });
+
 export const RecallResult = z
   .object({
     namespace: z.string(),
@@ -163,6 +171,7 @@ export const RecallResult = z
       })
       .optional()
       .meta({ description: "Present when llmFrame was asked: what the LLM added, its tokens, a warning when it failed." }),
+    holdsEvidence: HoldsEvidence,
     hits: z.array(RecallHit.meta({ id: "RecallHit" })),
   })
   .meta({ id: "RecallResult" });
@@ -174,6 +183,10 @@ export const AskInput = z
     maxTokens: z.number().int().min(50).max(100_000).default(1500),
     questionDate: Iso.optional(),
     llmFrame: LlmFrameFlag,
+    abstain: z
+      .boolean()
+      .default(true)
+      .meta({ description: "Answer \"I don't have that in memory.\" without a model call when holdsEvidence.likely is false; false asks the model anyway" }),
   })
   .meta({ id: "AskInput" });
 
@@ -181,7 +194,12 @@ export const AskResult = z
   .object({
     namespace: z.string(),
     question: z.string(),
-    answer: z.string().nullable().meta({ description: "null when the server has no LLM configured: use evidence.text with your own model." }),
+    answer: z
+      .string()
+      .nullable()
+      .meta({ description: "\"I don't have that in memory.\" when ask abstained; otherwise null when the server has no LLM configured: use evidence.text with your own model." }),
+    abstained: z.boolean().meta({ description: "true: the store likely holds nothing for the question (holdsEvidence), so no model was asked" }),
+    holdsEvidence: HoldsEvidence,
     llmConfigured: z.boolean(),
     note: z.string().optional(),
     cited: z.array(z.object({ rank: z.number().int(), unitId: z.string(), turnIds: z.array(z.string()) })),
@@ -282,6 +300,8 @@ export const ExplainResult = z
     conditions: z.array(FrameConditionExplained),
     cues: z.array(z.string()).meta({ description: "What the frame read that is no condition (answer kind, aggregation, current state), and its notes" }),
     contextValidIds: z.array(z.string()).meta({ description: "The hits in C_ctx (ranked first for their context); the other hits are C_content" }),
+    holdsEvidence: HoldsEvidence,
+    scoreScales: z.string().meta({ description: "How to read the scores of the two rankings side by side" }),
     hits: z.array(RecallHit),
     contentOnly: z.array(RecallHit).meta({ description: "The same query ranked on content alone (no frame), for comparison" }),
     evidence: z.object({ text: z.string(), tokens: z.number().int(), unitIds: z.array(z.string()), dropped: z.number().int() }),

@@ -163,6 +163,8 @@ describeWithBrowser("the inspector in chromium", () => {
     assert.match(await top.innerText(), /context: about Caroline/);
     assert.ok((await page.getByTestId("content-hits").locator("li").count()) >= 1);
     assert.match(await page.getByTestId("evidence-pack").innerText(), /<memories>[\s\S]*support group[\s\S]*<\/memories>/);
+    assert.equal(await page.getByTestId("holds-evidence").innerText(), "likely");
+    assert.match(await page.getByTestId("score-scales").innerText(), /calibrated on RaMem.s list[\s\S]*Compare ranks across the lists/);
     assert.equal(await page.getByLabel("Query", { exact: true }).inputValue(), q, "the permalink fills the form");
     const permalink = await page.getByTestId("permalink").getAttribute("href");
     assert.ok(permalink?.includes(encodeURIComponent(q).replace(/%20/g, "+")) || permalink?.includes(encodeURIComponent(q)), `permalink ${permalink} holds the query`);
@@ -176,6 +178,12 @@ describeWithBrowser("the inspector in chromium", () => {
     await page.getByRole("button", { name: "Recall" }).click();
     await page.getByText("state valid at 1 Jun 2023").waitFor();
     assert.match(page.url(), /validAt=2023-06-01/, "the permalink keeps it");
+    // What was never said: the judgment says so, names the missing word, and the pack opens with it.
+    await page.goto(`${t.server.uiUrl}#/namespaces/garden/recall?q=${encodeURIComponent("How often does Caroline play table tennis?")}`);
+    await page.getByTestId("holds-evidence").waitFor();
+    assert.equal(await page.getByTestId("holds-evidence").innerText(), "likely not");
+    assert.match(await page.getByTestId("holds-evidence-why").innerText(), /no stored memory mentions .*"tennis"/);
+    assert.match(await page.getByTestId("evidence-pack").innerText(), /^<memories>\nevidence check: the store likely holds nothing/);
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { authorize } from "../../auth/middleware.js";
 import { CONTENT_ONLY } from "../../../retrieval/recall-pipeline.js";
+import { escapedJudgment } from "../../../retrieval/judge-evidence.js";
 import { renderEvidence } from "../../../synthesis/render-evidence.js";
 import { explainFrame } from "../../operations/explain-frame.js";
 import type { RestApp, RestDeps } from "../rest-deps.js";
@@ -45,6 +46,10 @@ const getBenchResults = createRoute({
 });
 
 /** The routes the inspector (/ui) needs beyond the rest of the API; any client may use them. */
+/** What the debugger says under its two rankings: the scores look alike but are read from different lists. */
+export const SCORE_SCALES =
+  "Both lists score each hit with one model: an estimate, in [0, 1], that the hit is evidence for the query, read from its rank, how strongly the lexical and dense channels found it, the share of the query's key words it holds and whether it met the frame's context. It is calibrated on RaMem's list (a score of 0.3 is evidence about 30% of the time). On the content-only list the same model runs high: no hit there meets a context, so at a given score fewer are evidence. Compare ranks across the lists and scores within RaMem's. Whether anything stored answers the query at all is the evidence judgment above, not a score.";
+
 export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
   const { memory } = deps;
 
@@ -86,7 +91,7 @@ export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
     // As askMemory renders it for the generator: rank order, the same token budget rule.
     const pack = renderEvidence(
       [...full.hits].sort((a, b) => a.rank - b.rank).map((h) => h.unit),
-      { mode: "context", maxTokens: body.maxTokens },
+      { mode: "context", maxTokens: body.maxTokens, holdsEvidence: full.holdsEvidence },
     );
     const { conditions, cues } = explainFrame(full.frame);
     return c.json(
@@ -99,6 +104,8 @@ export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
         conditions,
         cues,
         contextValidIds: full.contextValidIds ?? [],
+        holdsEvidence: escapedJudgment(full.holdsEvidence),
+        scoreScales: SCORE_SCALES,
         hits: full.hits,
         contentOnly: contentOnly.hits,
         evidence: { text: pack.text, tokens: pack.tokens, unitIds: pack.included.map((u) => u.id), dropped: pack.dropped },

@@ -3,6 +3,7 @@ import { authorize } from "../../auth/middleware.js";
 import { CONTENT_ONLY } from "../../../retrieval/recall-pipeline.js";
 import { escapeStoredText } from "../../../language/escape-stored-text.js";
 import type { RestApp, RestDeps } from "../rest-deps.js";
+import { escapedJudgment } from "../../../retrieval/judge-evidence.js";
 import { AUTHED, problems } from "../responses.js";
 import { AskInput, AskResult, NamespaceParam, RecallInput, RecallResult } from "../schemas.js";
 
@@ -35,7 +36,7 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
     authorize(c.get("principal"), ns, "read");
     const body = c.req.valid("json");
     // An empty namespace answers as the library does: no hits (a 404 would tell a caller nothing it can act on).
-    const { frame, hits, frameRefinement } = await memory.recall(body.query, {
+    const { frame, hits, frameRefinement, holdsEvidence } = await memory.recall(body.query, {
       namespace: ns,
       k: body.k,
       ...(body.filter ? { filter: body.filter } : {}),
@@ -48,7 +49,7 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
     // Structured fields stay as stored, for programs; the notes and the warning are sentences for a reader (a model, often) and quote stored names and the model's own words, so they are escaped like the evidence pack.
     const shownFrame = frame ? { ...frame, notes: frame.notes.map(escapeStoredText) } : frame;
     const refinement = frameRefinement ? { ...frameRefinement, ...(frameRefinement.warning !== undefined ? { warning: escapeStoredText(frameRefinement.warning) } : {}) } : undefined;
-    return c.json({ namespace: ns, query: body.query, frame: shownFrame, ...(refinement ? { frameRefinement: refinement } : {}), hits }, 200);
+    return c.json({ namespace: ns, query: body.query, frame: shownFrame, ...(refinement ? { frameRefinement: refinement } : {}), holdsEvidence: escapedJudgment(holdsEvidence), hits }, 200);
   });
 
   app.openapi(ask, async (c) => {
@@ -61,6 +62,7 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
       maxTokens: body.maxTokens,
       ...(body.questionDate ? { questionDate: new Date(body.questionDate).toISOString() } : {}),
       ...(body.llmFrame ? { llmFrame: true } : {}),
+      abstain: body.abstain,
     });
     return c.json(
       {
@@ -68,8 +70,10 @@ export function registerRecallRoutes(app: RestApp, deps: RestDeps): void {
         question: result.question,
         // The model read stored text and may repeat it: what it says is escaped like MCP's answer, for whoever reads it next.
         answer: result.answer === null ? null : escapeStoredText(result.answer),
+        abstained: result.abstained,
+        holdsEvidence: escapedJudgment(result.holdsEvidence),
         llmConfigured: result.llmConfigured,
-        ...(result.llmConfigured ? {} : { note: NO_LLM_NOTE }),
+        ...(result.llmConfigured || result.abstained ? {} : { note: NO_LLM_NOTE }),
         cited: result.cited,
         evidence: {
           text: result.evidence.text,

@@ -41,6 +41,8 @@ export interface Explained {
   conditions: ExplainedCondition[];
   cues: string[];
   contextValidIds: string[];
+  holdsEvidence: { likely: boolean; confidence: number; why: string };
+  scoreScales: string;
   hits: RecallHit[];
   contentOnly: RecallHit[];
   evidence: { text: string; tokens: number; unitIds: string[]; dropped: number };

@@ -130,6 +130,20 @@ function Explanation({ ns, x, permalink }: { ns: string; x: Explained; permalink
           <b data-testid="c-content">{x.hits.length - x.contextValidIds.length}</b> hits
         </p>
       </section>
+      <section aria-labelledby="evidence-h">
+        <h2 id="evidence-h">
+          Does the store hold evidence?{" "}
+          <span class={x.holdsEvidence.likely ? "badge on" : "badge"} data-testid="holds-evidence">
+            {x.holdsEvidence.likely ? "likely" : "likely not"}
+          </span>
+        </h2>
+        <p data-testid="holds-evidence-why">
+          {x.holdsEvidence.why} <span class="hint">(confidence {x.holdsEvidence.confidence.toFixed(2)})</span>
+        </p>
+        <p class="sub" data-testid="score-scales">
+          {x.scoreScales}
+        </p>
+      </section>
       <div class="side-by-side">
         <section aria-labelledby="ramem-h">
           <h2 id="ramem-h">RaMem ranking</h2>

@@ -1,0 +1,29 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { finalScores, rawScore, type ScoreFeatures } from "./final-score.js";
+import type { ReinstatedCandidate } from "./reinstate.js";
+
+const candidate = (id: string, lexical: number | null, dense: number, contextReasons: string[] = []): ReinstatedCandidate =>
+  ({ unitId: id, score: 0, ...(lexical === null ? {} : { lexical: { rank: 1, score: lexical } }), dense: { rank: 1, score: dense }, contextReasons }) as ReinstatedCandidate;
+
+const base: ScoreFeatures = { rank: 1, lexicalShare: 1, cosine: 0.5, context: false, keyShare: 0.5, poolSize: 100 };
+
+test("a memory holding more of the query's key words, and a smaller pool of candidates, each score higher", () => {
+  assert.ok(rawScore({ ...base, keyShare: 1 }) > rawScore(base));
+  assert.ok(rawScore({ ...base, poolSize: 10 }) > rawScore(base));
+  // A pool at or above its depth of 100 reads as a large store, however large.
+  assert.equal(rawScore({ ...base, poolSize: 100 }), rawScore({ ...base, poolSize: 5000 }));
+  assert.ok(rawScore({ ...base, rank: 5 }) < rawScore(base));
+});
+
+test("finalScores never rise down the list and read each unit's key-word share and the pool size", () => {
+  const ranked = [candidate("a", null, 0.3, ["states the residence valid now"]), candidate("b", 2, 0.6), candidate("c", 1, 0.2)];
+  const shares: Record<string, number> = { a: 0.2, b: 1, c: 0.5 };
+  const scores = finalScores(ranked, { keyShareOf: (id) => shares[id]!, poolSize: 12 });
+  assert.equal(scores.length, 3);
+  for (let i = 1; i < scores.length; i++) assert.ok(scores[i]! <= scores[i - 1]!, `${scores}`);
+  // The second hit is the stronger one, but cut to the first's score: the list's order is the ranking's.
+  assert.equal(scores[1], scores[0]);
+  assert.ok(finalScores(ranked, { keyShareOf: (id) => shares[id]!, poolSize: 100 })[0]! < scores[0]!);
+  for (const s of scores) assert.ok(s >= 0 && s <= 1);
+});
