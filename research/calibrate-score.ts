@@ -14,7 +14,10 @@
  * each LongMemEval question's answer sessions and two others), derived into
  * a temporary directory (never into the project).
  *
- *   node --import tsx research/calibrate-score.ts [--features name,name,…]
+ * With --content-only, the same for the content-only ranking (no frame, the
+ * content order), whose weights are CONTENT_SCORE_WEIGHTS.
+ *
+ *   node --import tsx research/calibrate-score.ts [--content-only] [--features name,name,…]
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,8 +25,8 @@ import { join } from "node:path";
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
 import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
-import { runRecall } from "../src/retrieval/recall-pipeline.js";
-import { SCORE_WEIGHTS, rawScore, scoreFeatureVector, type ScoreFeatures, type ScoreWeights } from "../src/retrieval/final-score.js";
+import { CONTENT_ONLY, runRecall } from "../src/retrieval/recall-pipeline.js";
+import { CONTENT_SCORE_WEIGHTS, SCORE_WEIGHTS, rawScore, scoreFeatureVector, type ScoreFeatures, type ScoreWeights } from "../src/retrieval/final-score.js";
 import { keyWordShare, queryKeyWords } from "../src/retrieval/judge-evidence.js";
 import { scoreReliability } from "../src/bench/metrics/score-reliability.js";
 
@@ -31,6 +34,8 @@ const data = "../shared/datasets";
 const cacheDir = ".ramem-cache";
 const K = 20;
 const embedder = await createUseLiteEmbedder();
+const contentOnly = process.argv.includes("--content-only");
+const shipped = contentOnly ? CONTENT_SCORE_WEIGHTS : SCORE_WEIGHTS;
 const anchorer = createRuleAnchorer();
 
 type SetName = "locomo" | "longmemeval" | "locomo-small" | "longmemeval-small";
@@ -51,7 +56,7 @@ async function collect(set: SetName, file: string) {
   const namespaces = prepared.conversations.map((c) => c.namespace);
   for (const [i, q] of prepared.questions.entries()) {
     if (!q.evidence.length || q.id.endsWith("_abs") || (format === "locomo" && Number(q.category) === 5)) continue;
-    const { hits, frame } = await runRecall(prepared.memory, { namespace: q.namespace, query: q.question, k: K, queryVector: prepared.queryVectors.get(q.question)!, ...(q.questionDate ? { questionDate: q.questionDate } : {}) });
+    const { hits, frame } = await runRecall(prepared.memory, { namespace: q.namespace, query: q.question, k: K, queryVector: prepared.queryVectors.get(q.question)!, ...(q.questionDate ? { questionDate: q.questionDate } : {}), ...(contentOnly ? { switches: CONTENT_ONLY } : {}) });
     const evidence = new Set(q.evidence);
     const keyed = queryKeyWords(q.question, frame);
     const best = Math.max(0, ...hits.map((h) => h.channels.lexical?.score ?? 0));
@@ -153,6 +158,6 @@ console.log(`fitted (${[...use].join(", ")}) on LoCoMo 1-5 and half of LongMemEv
 for (const set of ["locomo", "longmemeval", "locomo-small", "longmemeval-small"] as const) {
   const held = rows.filter((r) => r.set === set && !r.train);
   report(`${set} held out, fitted`, held, fitted);
-  report(`${set} held out, SCORE_WEIGHTS in final-score.ts`, held, SCORE_WEIGHTS);
-  report(`${set} all, SCORE_WEIGHTS in final-score.ts`, rows.filter((r) => r.set === set), SCORE_WEIGHTS);
+  report(`${set} held out, the weights in final-score.ts`, held, shipped);
+  report(`${set} all, the weights in final-score.ts`, rows.filter((r) => r.set === set), shipped);
 }

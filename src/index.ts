@@ -34,7 +34,7 @@ export {
   type GetAllResult,
 } from "./memory.js";
 export { messagesToTurns, DEFAULT_SPEAKER_NAMES, type AgentMessage, type SpeakerMessage, type AddMessage, type MessagePart, type SpeakerNames } from "./formats/messages-to-turns.js";
-export { finalScores, SCORE_WEIGHTS, type ScoreFeatures } from "./retrieval/final-score.js";
+export { finalScores, CONTENT_SCORE_WEIGHTS, SCORE_WEIGHTS, type ScoreFeatures } from "./retrieval/final-score.js";
 export { updateUnit } from "./anchoring/update-unit.js";
 export { openMemory, type OpenMemoryOptions, type EmbedderName } from "./open-memory.js";
 export { createRuleAnchorer, RULE_ANCHORER_ID } from "./anchoring/rule-anchorer.js";

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { finalScores, rawScore, type ScoreFeatures } from "./final-score.js";
+import { CONTENT_SCORE_WEIGHTS, finalScores, rawScore, type ScoreFeatures } from "./final-score.js";
+import { CONTENT_ONLY } from "./recall-pipeline.js";
+import { openMemory } from "../open-memory.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
 
 const candidate = (id: string, lexical: number | null, dense: number, contextReasons: string[] = []): ReinstatedCandidate =>
@@ -26,4 +28,24 @@ test("finalScores never rise down the list and read each unit's key-word share a
   assert.equal(scores[1], scores[0]);
   assert.ok(finalScores(ranked, { keyShareOf: (id) => shares[id]!, poolSize: 100 })[0]! < scores[0]!);
   for (const s of scores) assert.ok(s >= 0 && s <= 1);
+});
+
+test("a ranking in content order has its own fit: its context-free hits score lower than RaMem's model would put them", () => {
+  const contentOnly = [candidate("a", 2, 0.6), candidate("b", 1, 0.4)];
+  const own = finalScores(contentOnly, { weights: CONTENT_SCORE_WEIGHTS, keyShareOf: () => 1 });
+  const borrowed = finalScores(contentOnly, { keyShareOf: () => 1 });
+  assert.ok(own[0]! < borrowed[0]!, `${own} vs ${borrowed}`);
+});
+
+test("recall scores a content-only ranking with the content model, RaMem's with its own", async () => {
+  const memory = await openMemory({ db: ":memory:", embedder: "hash", env: {} });
+  try {
+    await memory.add([{ role: "user", content: "My cat Luna keeps me company." }, { role: "user", content: "I work as a nurse." }]);
+    const ramem = await memory.recall("What is my cat's name?");
+    const content = await memory.recall("What is my cat's name?", { switches: CONTENT_ONLY });
+    assert.equal(content.hits[0]!.unit.id, ramem.hits[0]!.unit.id);
+    assert.notEqual(content.hits[0]!.score, ramem.hits[0]!.score, "two rankings, two fits");
+  } finally {
+    await memory.close();
+  }
 });

@@ -47,6 +47,22 @@ export const SCORE_WEIGHTS = {
   smallPool: 0.29,
 } as const;
 
+/**
+ * The same model for a ranking in content order (the content-only baseline,
+ * no frame): its hits never meet a context, so SCORE_WEIGHTS would read them
+ * as strong content and run high. Fitted as SCORE_WEIGHTS are, on that
+ * ranking (research/calibrate-score.ts --content-only).
+ */
+export const CONTENT_SCORE_WEIGHTS = {
+  bias: -2.5,
+  logRank: -1.21,
+  lexicalShare: 1.2,
+  cosine: 1.75,
+  context: 0,
+  keyShare: 0.62,
+  smallPool: 0.31,
+} as const;
+
 export type ScoreWeights = { [K in keyof typeof SCORE_WEIGHTS]: number };
 
 export function scoreFeatures(ranked: readonly ReinstatedCandidate[], keyShareOf: (unitId: string) => number = () => 0, poolSize = POOL_SIZE): ScoreFeatures[] {

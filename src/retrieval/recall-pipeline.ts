@@ -15,6 +15,7 @@ import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
 import { unitsStatingSlots } from "./units-stating-slots.js";
 import { namespaceSnapshot } from "./namespace-snapshot.js";
+import { CONTENT_SCORE_WEIGHTS } from "./final-score.js";
 import { queryKeyWords, judgeEvidence, type EvidenceJudgment } from "./judge-evidence.js";
 import type { FilterNode } from "../model/memory-filter.js";
 
@@ -136,6 +137,8 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
       pool: poolUnits,
       keyWords: queryKeyWords(request.query, frame),
       poolSize: ranking.length,
+      // A ranking in content order meets no context: its scores have their own fit.
+      ...(switches.contextRanking ? {} : { weights: CONTENT_SCORE_WEIGHTS }),
       ...(states ? { validityOf: (id: string) => states.validity.get(id), mayBeOutdatedOf: (u: MemoryUnit) => mayBeOutdated(u, states) } : {}),
     },
   );

@@ -1,7 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
-import { finalScores } from "./final-score.js";
+import { finalScores, type ScoreWeights } from "./final-score.js";
 import { keyWordShare } from "./judge-evidence.js";
 import { planOutcomes } from "./plan-outcome.js";
 import type { Validity } from "../anchoring/derive-validity.js";
@@ -17,15 +17,17 @@ export interface ToHitsOptions {
   keyWords?: ReadonlyArray<{ stem: string }>;
   /** How many content candidates the recall had: the score reads a small store from it. */
   poolSize?: number;
+  /** The score model for this ranking (default SCORE_WEIGHTS; CONTENT_SCORE_WEIGHTS for one in content order). */
+  weights?: ScoreWeights;
 }
 
 /** Joins ranked candidates with their units; reasons say which frame conditions each met and which channels found it. */
 export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly MemoryUnit[], options: ToHitsOptions = {}): RecallHit[] {
-  const { validityOf, pool = units, mayBeOutdatedOf, keyWords = [], poolSize } = options;
+  const { validityOf, pool = units, mayBeOutdatedOf, keyWords = [], poolSize, weights } = options;
   const byId = new Map(units.map((u) => [u.id, u]));
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
   const present = ranked.filter((c) => byId.has(c.unitId));
-  const scores = finalScores(present, { keyShareOf: (id) => keyWordShare(keyWords, byId.get(id)!), ...(poolSize !== undefined ? { poolSize } : {}) });
+  const scores = finalScores(present, { keyShareOf: (id) => keyWordShare(keyWords, byId.get(id)!), ...(poolSize !== undefined ? { poolSize } : {}), ...(weights ? { weights } : {}) });
   // A plan and the later turn that tells of it as done, read off the candidates.
   const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), pool);
   const hits: RecallHit[] = [];

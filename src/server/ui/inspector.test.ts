@@ -164,7 +164,7 @@ describeWithBrowser("the inspector in chromium", () => {
     assert.ok((await page.getByTestId("content-hits").locator("li").count()) >= 1);
     assert.match(await page.getByTestId("evidence-pack").innerText(), /<memories>[\s\S]*support group[\s\S]*<\/memories>/);
     assert.equal(await page.getByTestId("holds-evidence").innerText(), "likely");
-    assert.match(await page.getByTestId("score-scales").innerText(), /calibrated on RaMem.s list[\s\S]*Compare ranks across the lists/);
+    assert.match(await page.getByTestId("score-scales").innerText(), /Each ranking has its own fit[\s\S]*Compare ranks across the lists and scores within one/);
     assert.equal(await page.getByLabel("Query", { exact: true }).inputValue(), q, "the permalink fills the form");
     const permalink = await page.getByTestId("permalink").getAttribute("href");
     assert.ok(permalink?.includes(encodeURIComponent(q).replace(/%20/g, "+")) || permalink?.includes(encodeURIComponent(q)), `permalink ${permalink} holds the query`);

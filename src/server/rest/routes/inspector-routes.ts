@@ -48,7 +48,7 @@ const getBenchResults = createRoute({
 /** The routes the inspector (/ui) needs beyond the rest of the API; any client may use them. */
 /** What the debugger says under its two rankings: the scores look alike but are read from different lists. */
 export const SCORE_SCALES =
-  "Both lists score each hit with one model: an estimate, in [0, 1], that the hit is evidence for the query, read from its rank, how strongly the lexical and dense channels found it, the share of the query's key words it holds and whether it met the frame's context. It is calibrated on RaMem's list (a score of 0.3 is evidence about 30% of the time). On the content-only list the same model runs high: no hit there meets a context, so at a given score fewer are evidence. Compare ranks across the lists and scores within RaMem's. Whether anything stored answers the query at all is the evidence judgment above, not a score.";
+  "Each list scores its hits with an estimate, in [0, 1], that the hit is evidence for the query, read from its rank, how strongly the lexical and dense channels found it, the share of the query's key words it holds and (RaMem's) whether it met the frame's context. Each ranking has its own fit, so both are calibrated (a score of 0.3 is evidence about 30% of the time), but one memory can score differently in the two: its rank differs, and a content-only hit is read without a context. Compare ranks across the lists and scores within one. Whether anything stored answers the query at all is the evidence judgment above, not a score.";
 
 export function registerInspectorRoutes(app: RestApp, deps: RestDeps): void {
   const { memory } = deps;
