@@ -22,7 +22,7 @@ export interface ScoreFeatures {
   context: boolean;
   /** The share of the query's key words the unit holds (retrieval/judge-evidence.ts › keyWordShare): absolute, unlike the channels' scores. */
   keyShare: number;
-  /** How many content candidates the recall had, up to the pool's depth of 100: fewer in a small store (or under a narrow filter). */
+  /** How many content candidates the recall had (the model reads it up to the pool's depth of 100): fewer in a small store, or under a narrow filter. */
   poolSize: number;
 }
 
@@ -65,6 +65,9 @@ export const CONTENT_SCORE_WEIGHTS = {
 
 export type ScoreWeights = { [K in keyof typeof SCORE_WEIGHTS]: number };
 
+/** The content pool's depth (content-recall.ts): a large store fills it. */
+const POOL_SIZE = 100;
+
 export function scoreFeatures(ranked: readonly ReinstatedCandidate[], keyShareOf: (unitId: string) => number = () => 0, poolSize = POOL_SIZE): ScoreFeatures[] {
   const best = Math.max(0, ...ranked.map((c) => c.lexical?.score ?? 0));
   return ranked.map((c, i) => ({
@@ -73,12 +76,9 @@ export function scoreFeatures(ranked: readonly ReinstatedCandidate[], keyShareOf
     cosine: c.dense ? Math.max(0, c.dense.score) : 0,
     context: c.contextReasons.length > 0,
     keyShare: keyShareOf(c.unitId),
-    poolSize: Math.min(POOL_SIZE, poolSize),
+    poolSize,
   }));
 }
-
-/** The content pool's depth (content-recall.ts): a large store fills it. */
-const POOL_SIZE = 100;
 
 /** The model's inputs, one per weight. */
 export function scoreFeatureVector(f: ScoreFeatures): Record<keyof ScoreWeights, number> {

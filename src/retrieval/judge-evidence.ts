@@ -79,21 +79,23 @@ export function queryKeyWords(query: string, frame: RecallFrame | null): Array<{
 
 /** The share of the key words a unit holds (1 when the query has none). */
 export function keyWordShare(keyed: ReadonlyArray<{ stem: string }>, unit: MemoryUnit): number {
-  if (!keyed.length) return 1;
-  const stems = unitStems(unit);
-  return keyed.filter((k) => stems.has(k.stem)).length / keyed.length;
+  return shareHeld(keyed, unitStems(unit));
 }
 
-export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[]): EvidenceFeatures {
+function shareHeld(keyed: ReadonlyArray<{ stem: string }>, stems: ReadonlySet<string>): number {
+  return keyed.length ? keyed.filter((k) => stems.has(k.stem)).length / keyed.length : 1;
+}
+
+/** `keyed`: the query's key words, when the caller has them already (the recall's scores read them too). */
+export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], keyed = queryKeyWords(query, frame)): EvidenceFeatures {
   const people = frame && isReliable(frame.participants) ? frame.participants!.names : [];
-  const keyed = queryKeyWords(query, frame);
   const stemsOf = pool.slice(0, POOL_DEPTH).map(unitStems);
   const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;
   const covering: number[] = [];
-  for (const [i, unit] of pool.slice(0, COVER_DEPTH).entries()) {
-    const share = keyWordShare(keyed, unit);
+  for (const [i, stems] of stemsOf.slice(0, COVER_DEPTH).entries()) {
+    const share = shareHeld(keyed, stems);
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
     covering.push(share);
   }
@@ -130,10 +132,10 @@ function quote(unit: MemoryUnit): string {
 }
 
 /** The judgment a recall returns beside its hits. */
-export function judgeEvidence(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], w: EvidenceWeights = EVIDENCE_WEIGHTS): EvidenceJudgment {
+export function judgeEvidence(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], keyed = queryKeyWords(query, frame)): EvidenceJudgment {
   if (!pool.length) return { likely: false, confidence: 1, why: "the namespace holds no memory that matches the query" };
-  const f = evidenceFeatures(query, frame, pool);
-  const p = evidenceProbability(f, w);
+  const f = evidenceFeatures(query, frame, pool, keyed);
+  const p = evidenceProbability(f);
   const likely = p >= 0.5;
   const confidence = Math.round((likely ? p : 1 - p) * 1000) / 1000;
   const closest = f.closest ? `; ${quote(f.closest)}` : "";

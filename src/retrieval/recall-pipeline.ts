@@ -130,12 +130,14 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
   });
+  // The query's key words: the scores read how many each hit holds, the evidence judgment how many the pool does.
+  const keyWords = queryKeyWords(request.query, frame);
   const ranked = toHits(
     chosen,
     chosen.flatMap((c) => lookUp(c.unitId) ?? []),
     {
       pool: poolUnits,
-      keyWords: queryKeyWords(request.query, frame),
+      keyWords,
       poolSize: ranking.length,
       // A ranking in content order meets no context: its scores have their own fit.
       ...(switches.contextRanking ? {} : { weights: CONTENT_SCORE_WEIGHTS }),
@@ -144,7 +146,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   );
   const hits = await findPlanReports(deps.store, request.namespace, ranked, request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
-  const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => unitOf.get(c.unitId) ?? []));
+  const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => unitOf.get(c.unitId) ?? []), keyWords);
   return { hits, frame, holdsEvidence, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 

@@ -10,6 +10,7 @@ import { answerFromEvidence } from "../../synthesis/answer.js";
 import {
   abstentionScore,
   scoreReliability,
+  scoredHits,
   confusableSubset,
   type AbstentionRow,
   type AbstentionScore,
@@ -125,7 +126,7 @@ export async function runLocomoBench(options: LocomoBenchOptions): Promise<Locom
       slot.units.set(q.id, hits.map((h) => h.unit));
       const category = Number(q.category);
       if (category >= 1 && category <= 4 && evidenceTurnIds.length) {
-        slot.scored.push(...hits.slice(0, CONFUSABLE_K).map((h) => ({ score: h.score, evidence: h.unit.provenance.turnIds.some((t) => evidenceTurnIds.includes(t)) })));
+        slot.scored.push(...scoredHits(hits, evidenceTurnIds, CONFUSABLE_K));
       }
       if (category >= 1 && category <= 5) {
         const top = hits[0];

@@ -8,6 +8,7 @@ import type { EvidenceJudgment } from "../../retrieval/judge-evidence.js";
 import {
   abstentionScore,
   scoreReliability,
+  scoredHits,
   type AbstentionRow,
   type ScoredHit,
   type ScoreReliability,
@@ -157,7 +158,7 @@ export async function runLongMemEvalBench(options: LongMemEvalBenchOptions): Pro
       slot.session.push({ questionId: q.id, questionType: type, rankedIds: rankedSessions, answerIds: trace.goldSessions, corpusIds: haystack.sessions.map((s) => s.session.id) });
       slot.turn.push({ questionId: q.id, questionType: type, rankedIds: rankedTurns, answerIds: q.evidence, corpusIds: haystack.sessions.flatMap((s) => s.turns.map((t) => t.id)) });
       if (!q.id.includes("_abs")) {
-        slot.scored.push(...hits.slice(0, SCORED_DEPTH).map((h) => ({ score: h.score, evidence: h.unit.provenance.turnIds.some((t) => q.evidence.includes(t)) })));
+        slot.scored.push(...scoredHits(hits, q.evidence, SCORED_DEPTH));
         const dateOf = new Map(haystack.sessions.map((s) => [s.session.id, s.session.startTime]));
         const answerSessions = trace.goldSessions.filter((id) => dateOf.has(id)).map((id) => ({ id, date: dateOf.get(id)! }));
         slot.freshByType.push({ questionType: type, rankedSessions, answerSessions });

@@ -22,6 +22,7 @@ test("index re-exports every public function", () => {
     "olderEvidenceMarked",
     "retrievalAtK",
     "scoreReliability",
+    "scoredHits",
     "simpleMemF1",
     "summarizeLongMemEval",
     "summarizeQa",

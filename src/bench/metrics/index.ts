@@ -29,4 +29,4 @@ export {
   type ValidityHit,
 } from "./fresh-first.js";
 export { abstentionScore, auroc, evidenceProbabilityOf, type AbstentionRow, type AbstentionScore } from "./abstention.js";
-export { scoreReliability, RELIABILITY_EDGES, type ReliabilityBand, type ScoredHit, type ScoreReliability } from "./score-reliability.js";
+export { scoreReliability, scoredHits, RELIABILITY_EDGES, type ReliabilityBand, type ScoredHit, type ScoreReliability } from "./score-reliability.js";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { scoreReliability } from "./score-reliability.js";
+import { scoredHits, scoreReliability } from "./score-reliability.js";
 
 test("a calibrated score has ECE 0: each band's evidence share equals its mean score", () => {
   const hits = [
@@ -23,4 +23,12 @@ test("a score of 1 falls in the last band; an overconfident score shows as a lar
   assert.equal(r.bands[0]!.hits, 2);
   assert.ok(Math.abs(r.ece - 0.975) < 1e-12);
   assert.ok(Number.isNaN(scoreReliability([]).ece));
+});
+
+test("scoredHits: a question's top hits, evidence when one covers an evidence turn", () => {
+  const hit = (score: number, turnIds: string[]) => ({ score, unit: { provenance: { turnIds } } });
+  assert.deepEqual(scoredHits([hit(0.9, ["D1:2"]), hit(0.5, ["D1:3", "D1:4"]), hit(0.1, ["D1:4"])], ["D1:4"], 2), [
+    { score: 0.9, evidence: false },
+    { score: 0.5, evidence: true },
+  ]);
 });

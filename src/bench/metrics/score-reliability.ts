@@ -23,6 +23,15 @@ export interface ScoreReliability {
   ece: number;
 }
 
+/** A question's top `depth` hits as scored hits: evidence when a hit covers one of its evidence turns. */
+export function scoredHits(
+  hits: ReadonlyArray<{ score: number; unit: { provenance: { turnIds: readonly string[] } } }>,
+  evidenceTurnIds: readonly string[],
+  depth: number,
+): ScoredHit[] {
+  return hits.slice(0, depth).map((h) => ({ score: h.score, evidence: h.unit.provenance.turnIds.some((t) => evidenceTurnIds.includes(t)) }));
+}
+
 /** Ten equal bands of width 0.1: the usual binning of an expected calibration error. */
 export const RELIABILITY_EDGES = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] as const;
 
