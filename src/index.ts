@@ -33,6 +33,7 @@ export {
   type GetAllOptions,
   type GetAllResult,
 } from "./memory.js";
+export type { MemoryEvents } from "./memory-events.js";
 export { messagesToTurns, DEFAULT_SPEAKER_NAMES, type AgentMessage, type SpeakerMessage, type AddMessage, type MessagePart, type SpeakerNames } from "./formats/messages-to-turns.js";
 export { finalScores, CONTENT_SCORE_WEIGHTS, SCORE_WEIGHTS, type ScoreFeatures } from "./retrieval/final-score.js";
 export { updateUnit } from "./anchoring/update-unit.js";
@@ -61,7 +62,7 @@ export {
 export { groundTimeExpression, groundTimeExpressions } from "./language/time-grounding.js";
 export { extractEntities } from "./language/entities.js";
 export { readConversationFile, type ConversationInput, type FormatName } from "./formats/conversation-file.js";
-export { runRecall, CONTENT_ONLY, RAMEM, type RecallSwitches, type RecallRequest, type RecallOutcome } from "./retrieval/recall-pipeline.js";
+export { runRecall, CONTENT_ONLY, RAMEM, type RecallSwitches, type RecallRequest, type RecallOutcome, type RecallStageTimes } from "./retrieval/recall-pipeline.js";
 export { reinstate } from "./retrieval/reinstate.js";
 export { induceFrame, type InductionContext } from "./induction/induce-frame.js";
 export { renderEvidence, EVIDENCE_OPEN, EVIDENCE_CLOSE, type EvidencePack } from "./synthesis/render-evidence.js";

@@ -7,7 +7,8 @@ import type { MemoryUnit } from "./model/memory-unit.js";
 import { ingestSessions, type IngestProgress, type IngestReport } from "./anchoring/ingest-sessions.js";
 import { createRuleAnchorer } from "./anchoring/rule-anchorer.js";
 import type { FusionWeights } from "./retrieval/content-recall.js";
-import { runRecall, type RecallOutcome, type RecallSwitches } from "./retrieval/recall-pipeline.js";
+import { runRecall, type RecallOutcome, type RecallStageTimes, type RecallSwitches } from "./retrieval/recall-pipeline.js";
+import { MemoryEventHub, type MemoryEvents } from "./memory-events.js";
 import { RamemError } from "./model/errors.js";
 import { checkMetadata } from "./model/metadata.js";
 import { askMemory, type AskOptions, type AskResult } from "./synthesis/ask.js";
@@ -149,6 +150,7 @@ export class Memory {
   readonly #writes = new KeyedLock();
   readonly #ownsEmbedder: boolean;
   readonly #ownsAnchorer: boolean;
+  readonly #events = new MemoryEventHub();
 
   constructor(options: MemoryOptions) {
     this.store = options.store;
@@ -191,8 +193,23 @@ export class Memory {
         // appendTurns names the turns it checks; the caller sent messages.
         throw locateInMessages(err, messages);
       });
+      this.#ingested(report.namespace, 1, report.turnIds.length, report.unitsWritten);
       return { ...report, sessionChoice: chosen.choice };
     });
+  }
+
+  /**
+   * Watches this memory's calls after they succeed (an operator's metrics):
+   * each recall's stage times, each write's turns and units. Returns the
+   * function that stops watching.
+   */
+  observe(observer: MemoryEvents): () => void {
+    checkArgs("observe", { observer: [observer, "object"] });
+    return this.#events.add(observer);
+  }
+
+  #ingested(namespace: string | undefined, sessions: number, turns: number, units: number): void {
+    this.#events.emit("ingested", { ...(namespace !== undefined ? { namespace } : {}), sessions, turns, units });
   }
 
   /** The speaker names of a namespace, for messages that name nobody. */
@@ -308,7 +325,10 @@ export class Memory {
     checkOptions("ingest", options, { actor: "string?", onProgress: "function?", force: "boolean?", beforeFirstWrite: "function?" });
     const namespaces = sessions.map((s) => (typeof s?.session?.namespace === "string" ? s.session.namespace : ""));
     const { actor, ...rest } = options;
-    return this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, { ...rest, change: changeStamp(actor) }));
+    const report = await this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, { ...rest, change: changeStamp(actor) }));
+    const touched = new Set(namespaces);
+    this.#ingested(touched.size === 1 ? [...touched][0] : undefined, report.sessions - report.sessionsUnchanged, report.turns, report.unitsWritten);
+    return report;
   }
 
   /**
@@ -331,7 +351,9 @@ export class Memory {
     checkOptions("appendTurns", options, WRITE_OPTIONS);
     const namespace = checkNamespace(request.namespace ?? this.defaultNamespace);
     const now = options.now ?? new Date();
-    return this.#writes.run(namespace, () => appendTurns(this, { ...request, namespace }, { now, change: changeStamp(options.actor, now) }));
+    const report = await this.#writes.run(namespace, () => appendTurns(this, { ...request, namespace }, { now, change: changeStamp(options.actor, now) }));
+    this.#ingested(namespace, 1, report.turnIds.length, report.unitsWritten);
+    return report;
   }
 
   /** Deletes one unit, and its words from its neighbours' cues. False when the namespace has no such unit. */
@@ -396,7 +418,10 @@ export class Memory {
     checkOptions("importNamespace", options, { namespace: "string?", actor: "string?", source: "string?" });
     // The target is only known once the header is read; the header is the first line.
     const namespace = options.namespace ?? headerNamespace(text);
-    return this.#writes.run(namespace, () => importNamespace(this, text, options));
+    const report = await this.#writes.run(namespace, () => importNamespace(this, text, options));
+    // An import carries units, not turns to anchor: no turns are counted.
+    this.#ingested(report.namespace, report.sessions, 0, report.units);
+    return report;
   }
 
   /** Recall units for a query: the induced recall frame, and hits that say why each is there. */
@@ -432,6 +457,7 @@ export class Memory {
       ...(options.validAt !== undefined ? { validAt: new Date(options.validAt).toISOString() } : {}),
       ...(options.switches ? { switches: options.switches } : {}),
       ...(options.llmFrame && this.languageModel ? { frameModel: this.languageModel } : {}),
+      ...(this.#events.listening ? { onStageTimes: (stageMs: RecallStageTimes) => this.#events.emit("recalled", { namespace, stageMs }) } : {}),
     });
     // Scores fall with rank, so the cut keeps a prefix of the list.
     return minScore > 0 ? { ...outcome, hits: outcome.hits.filter((h) => h.score >= minScore) } : outcome;

@@ -58,6 +58,20 @@ export interface RecallRequest {
   ignoreConditions?: readonly FrameConditionName[];
   /** Only units this filter selects: searched so by the store, and so are the answers the answer lift fetches. */
   where?: FilterNode;
+  /** Told how long each stage took once the recall is done (an operator's metrics read it); never told of a failed recall. */
+  onStageTimes?: (times: RecallStageTimes) => void;
+}
+
+/**
+ * Wall-clock milliseconds of one recall's stages, in the order they end:
+ * content (both channels' search and the candidates' read), induction (the
+ * frame, including what is left of the namespace reads started beside the
+ * search), reinstatement (validity, ordering, scores, the evidence judgment).
+ */
+export interface RecallStageTimes {
+  content: number;
+  induction: number;
+  reinstatement: number;
 }
 
 export interface RecallOutcome {
@@ -77,6 +91,7 @@ export const DEFAULT_POOL = 100;
 export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallOutcome> {
   const switches = request.switches ?? RAMEM;
   const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
+  const started = performance.now();
   // What the frame reads of the namespace does not depend on the candidates: asked for beside the
   // searches, so that a server store answers them while it searches (two round trips off each recall).
   const namespaceReads = switches.frame ? beside(Promise.all([namespaceSnapshot(deps.store, request.namespace), deps.store.historyRange(request.namespace)])) : null;
@@ -91,11 +106,13 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const ids = ranking.map((c) => c.unitId);
   const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
   const units = (await deps.store.getUnits(request.namespace, ids)).map(withContext);
+  const contentDone = performance.now();
   // The roles the candidates' turns carry ground a role condition: none between people.
   const knownRoles = [...new Set(units.flatMap((u) => (u.context.role ? [u.context.role] : [])))];
   const [snapshot, history] = namespaceReads ? await namespaceReads : [null, null];
   const induced = snapshot ? await induceFor(deps, request, { history, knownRoles, knownPeople: snapshot.knownPeople }) : null;
   const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
+  const inductionDone = performance.now();
   const answers =
     switches.contextRanking && switches.sessionContext ? await answersToQuestions(deps.store, request.namespace, units, withContext, request.where) : new Map<string, MemoryUnit>();
   // Validity: which statements superseded which (only read when the frame asks for the current or a past state).
@@ -147,6 +164,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   const hits = await findPlanReports(deps.store, request.namespace, ranked, request.where);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => unitOf.get(c.unitId) ?? []), keyWords);
+  request.onStageTimes?.({ content: contentDone - started, induction: inductionDone - contentDone, reinstatement: performance.now() - inductionDone });
   return { hits, frame, holdsEvidence, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 

@@ -12,9 +12,17 @@ import { createRestApp, problemForError, routeNotFound } from "./rest/create-res
 import { createMcpHttpApp } from "./mcp/create-mcp-http-app.js";
 import type { RestApp } from "./rest/rest-deps.js";
 import { createUiApp } from "./ui/create-ui-app.js";
+import { requestId } from "hono/request-id";
+import type { Logger } from "pino";
+import { createServerMetrics, type ServerMetrics, type ServerMetricsOptions } from "./observability/server-metrics.js";
+import { createMetricsApp } from "./observability/metrics-app.js";
+import { requestLog } from "./observability/request-log.js";
+import { DrainGate } from "./observability/drain.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 8787;
+/** After a drain, how long the last responses get to be written before their connections are cut. */
+const DRAIN_FLUSH_MS = 2_000;
 
 /**
  * What a sub-app mounted next to the REST API (the MCP HTTP transport at /mcp)
@@ -71,6 +79,16 @@ export interface StartServerOptions {
   ui?: boolean | string;
   /** Bench report files the inspector's benchmark viewer lists (GET /v1/bench-results); `ramem serve --bench-results`. */
   benchResults?: readonly string[];
+  /**
+   * Prometheus metrics at `GET /metrics`, for an admin key (default on;
+   * false leaves them out). The object sets how many namespaces the
+   * store-size gauges show and whether Node's process metrics are included.
+   */
+  metrics?: boolean | Omit<ServerMetricsOptions, "memory">;
+  /** Also serve `/metrics`, without a key, on 127.0.0.1 at this port (0: any free one): `ramem serve --metrics-port`. */
+  metricsPort?: number;
+  /** One JSON line per request (pino); none without. Every response carries an X-Request-Id either way. */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -85,6 +103,19 @@ export interface RunningServer {
   open: boolean;
   app: Hono;
   rest: RestApp;
+  /** The metrics the server keeps (null with metrics: false). */
+  metrics: ServerMetrics | null;
+  /** The loopback metrics listener's address (`metricsPort`), else null. */
+  metricsUrl: string | null;
+  /**
+   * Graceful stop: new requests get 503 (SERVER_DRAINING) at once, those in
+   * flight run to the end (at most `timeoutMs`, default 30 s), then the
+   * server closes. Resolves true when all finished in time.
+   */
+  drain(options?: { timeoutMs?: number }): Promise<boolean>;
+  /** Requests being answered now. */
+  inFlight(): number;
+  /** Stops at once: open connections are cut. */
   close(): Promise<void>;
 }
 
@@ -140,6 +171,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const app = new Hono();
   app.notFound(routeNotFound);
   app.onError(problemForError);
+  const metrics = options.metrics === false ? null : createServerMetrics({ memory, ...(typeof options.metrics === "object" ? options.metrics : {}) });
+  const gate = new DrainGate();
+  // Outermost, so that every answer, the guard's refusals and a drain's 503s included, has an id, a log line and a count.
+  app.use("*", requestId());
+  app.use("*", requestLog(options.logger));
+  if (metrics) app.use("*", metrics.middleware);
+  app.use("*", gate.middleware);
   // First, for every route (REST, /mcp, sub-apps, /health): a DNS-rebinding or cross-site page is refused before anything runs.
   app.use("*", hostOriginGuard(hostOriginPolicy));
   // Sub-apps first, so the REST app's not-found handler does not answer for them.
@@ -153,22 +191,26 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app.route("/mcp", createMcpHttpApp({ memory, authenticate, hostOriginPolicy }));
   }
   if (options.ui !== false) app.route("/ui", createUiApp(typeof options.ui === "string" ? { assetsDir: options.ui } : {}));
+  if (metrics) app.route("/", createMetricsApp(metrics, authenticate));
   app.route("/", rest);
 
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT }) as Server;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (err: NodeJS.ErrnoException) =>
-      reject(
-        new RamemError("LISTEN_FAILED", `cannot listen on ${host}:${options.port ?? DEFAULT_PORT}: ${err.message}`, {
-          hint: err.code === "EADDRINUSE" ? "another process uses this port: pick another with --port" : "check --host and --port",
-          cause: err,
-        }),
-      ),
-    );
-    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
-  });
+  const server = await listen(app, host, options.port ?? DEFAULT_PORT, "--port");
+  let metricsServer: Server | null = null;
+  if (metrics && options.metricsPort !== undefined) {
+    try {
+      // Loopback only, whatever --host is: these metrics are read without a key.
+      metricsServer = await listen(createMetricsApp(metrics), DEFAULT_HOST, options.metricsPort, "--metrics-port");
+    } catch (err) {
+      await closeServer(server);
+      throw err;
+    }
+  }
   const address = server.address() as AddressInfo;
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const close = async (graceMs = 0) => {
+    metrics?.close();
+    await Promise.all([closeServer(server, graceMs), metricsServer ? closeServer(metricsServer, graceMs) : undefined]);
+  };
   return {
     url: `http://${urlHost}:${address.port}`,
     uiUrl: options.ui === false ? null : `http://${urlHost}:${address.port}/ui/`,
@@ -178,11 +220,49 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     open: openMode !== "closed",
     app,
     rest,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections?.();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    metrics,
+    metricsUrl: metricsServer ? `http://${DEFAULT_HOST}:${(metricsServer.address() as AddressInfo).port}` : null,
+    async drain(drainOptions = {}) {
+      const finished = await gate.drain(drainOptions.timeoutMs ?? 30_000);
+      await close(finished ? DRAIN_FLUSH_MS : 0);
+      return finished;
+    },
+    close: () => close(),
+    inFlight: () => gate.inFlight,
   };
+}
+
+async function listen(app: { fetch: (request: Request) => Response | Promise<Response> }, host: string, port: number, flag: string): Promise<Server> {
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        new RamemError("LISTEN_FAILED", `cannot listen on ${host}:${port}: ${err.message}`, {
+          hint: err.code === "EADDRINUSE" ? `another process uses this port: pick another with ${flag}` : `check --host and ${flag}`,
+          cause: err,
+        }),
+      ),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}
+
+/**
+ * Stops listening and closes the connections: at once, or, after a drain,
+ * idle ones at once and busy ones when their response is written (a handler
+ * that returned has not yet sent its body), cut after `graceMs` at most.
+ */
+function closeServer(server: Server, graceMs = 0): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close((err) => {
+      clearTimeout(cut);
+      if (err) reject(err);
+      else resolve();
+    });
+    server.closeIdleConnections();
+    if (graceMs === 0) server.closeAllConnections();
+  });
 }
 

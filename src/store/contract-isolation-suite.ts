@@ -56,6 +56,11 @@ export function namespaceIsolationContract({ withStore }: ContractSuiteContext):
         assert.equal(await store.historyRange("ns-c"), null);
         assert.deepEqual(await store.listUnits("ns-c"), []);
         assert.deepEqual((await store.stats("ns-c")).units, 0);
+        assert.deepEqual(await store.namespaceSizes(10), [
+          { namespace: "ns-a", sessions: 2, units: 4 },
+          { namespace: "ns-b", sessions: 1, units: 2 },
+        ]);
+        assert.deepEqual(await store.namespaceSizes(1), [{ namespace: "ns-a", sessions: 2, units: 4 }], "largest first, cut to the limit");
       });
     });
 

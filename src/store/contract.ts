@@ -94,6 +94,13 @@ export interface ScrubReport {
   note?: string;
 }
 
+/** A namespace's size: its sessions and units. */
+export interface NamespaceSize {
+  namespace: string;
+  sessions: number;
+  units: number;
+}
+
 export interface StoreStats {
   namespaces: number;
   sessions: number;
@@ -256,6 +263,12 @@ export interface MemoryStore {
   namespaceVersion?(namespace: string): Promise<string>;
 
   listNamespaces(): Promise<string[]>;
+  /**
+   * The largest namespaces by units, largest first (ties by name), at most
+   * `limit`: what an operator's store-size gauges show without one line per
+   * tenant of thousands. One grouped read.
+   */
+  namespaceSizes(limit: number): Promise<NamespaceSize[]>;
   stats(namespace?: string): Promise<StoreStats>;
   /** Earliest session start and latest session end of a namespace, or null when empty. */
   historyRange(namespace: string): Promise<{ start: string; end: string } | null>;

@@ -32,6 +32,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "import", args: "<file>", summary: "Restore an export into an empty namespace", load: async () => (await import("./import.js")).importCommand() },
   { name: "reanchor", args: "", summary: "Re-derive a namespace's units from their verbatim turns (a better anchorer)", load: async () => (await import("./reanchor.js")).reanchorCommand() },
   { name: "reindex", args: "", summary: "Rebuild a PostgreSQL store's HNSW index in one go (after a bulk load)", load: async () => (await import("./reindex.js")).reindexCommand() },
+  { name: "backup", args: "<file>", summary: "Write a consistent copy of a SQLite store, also while it serves", load: async () => (await import("./backup.js")).backupCommand() },
   { name: "forget", args: "<what> [id]", summary: "Delete a unit, a session or a namespace, down to the bytes", load: async () => (await import("./forget.js")).forgetCommand() },
 ];
 

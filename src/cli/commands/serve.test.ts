@@ -65,9 +65,20 @@ test("ramem serve listens on loopback, serves /health and the API, and stops on 
       body: JSON.stringify({ startTime: "2023-01-01T00:00:00Z", turns: [{ speaker: "Ann", text: "The CLI server stores this." }] }),
     });
     assert.equal(put.status, 200);
+    const requestId = put.headers.get("x-request-id");
+    // The request log: one JSON line per request on stderr, found by the id the caller got.
+    const logLine = stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { requestId?: string; route?: string; status?: number })
+      .find((l) => l.requestId === requestId);
+    assert.deepEqual([logLine?.route, logLine?.status], ["/v1/namespaces/:ns/sessions/:sessionId", 200]);
+    // Open on loopback: the local admin may read /metrics on the main port.
+    assert.match(await (await fetch(`${info.url}/metrics`)).text(), /ramem_ingested_turns_total 1/);
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
+    assert.match(stderr(), /ramem serve: draining \(SIGTERM\): new requests get 503/);
     assert.match(stderr(), /ramem serve: stopped \(SIGTERM\)/);
     assert.ok(!existsSync(join(dir, "s.db-wal")), "the store was closed (SQLite removes the WAL on a clean close)");
   } finally {

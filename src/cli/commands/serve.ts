@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { existsSync, rmSync } from "node:fs";
 import { isPostgresUrl } from "../../store/open-store.js";
 import { hasEverHeldKeys } from "../../server/auth/authenticate.js";
+import { pino, type Logger } from "pino";
 
 /**
  * The files opening `location` would create, or null when it names a store that exists (or is not a file).
@@ -36,6 +37,24 @@ interface ServeOptions extends CommonOptions {
   open?: boolean;
   openUi?: boolean;
   benchResults?: string[];
+  metricsPort?: number;
+  metrics: boolean;
+  logLevel: LogLevel;
+  drainTimeout: number;
+}
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "silent"] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+function parseLogLevel(value: string): LogLevel {
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new InvalidArgumentError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got "${value}".`);
+  return value as LogLevel;
+}
+
+/** Request logs: JSON lines on stderr (stdout carries the start line scripts read), written at once so none is lost at exit. */
+function requestLogger(level: LogLevel): Logger | undefined {
+  if (level === "silent") return undefined;
+  return pino({ level, base: { pid: process.pid, name: "ramem" }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ fd: 2, sync: true }));
 }
 
 function parsePort(value: string): number {
@@ -61,7 +80,11 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
       .option("--allowed-hosts <names>", "Host names to answer besides loopback names and the --host address, e.g. a DNS name the server is reached by (repeat or comma-separate; * for any)", collectList)
       .option("--allowed-origins <origins>", "browser origins to answer besides loopback pages, e.g. https://agent.example.com (repeat or comma-separate; * for any)", collectList)
       .option("--bench-results <files>", "bench report files (bench-out/NAME/results.json) the inspector's benchmark viewer lists (repeat or comma-separate)", collectList)
-      .option("--open-ui", "print the inspector's URL (/ui/) on a line of its own once listening (ramem ui does)"),
+      .option("--open-ui", "print the inspector's URL (/ui/) on a line of its own once listening (ramem ui does)")
+      .option("--metrics-port <port>", "also serve Prometheus metrics (/metrics) without a key on 127.0.0.1 at this port; on the main port /metrics needs an admin key", parsePort)
+      .option("--no-metrics", "serve no /metrics at all")
+      .option("--log-level <level>", `request log (JSON lines on stderr): ${LOG_LEVELS.join(", ")}`, parseLogLevel, "info" as LogLevel)
+      .option("--drain-timeout <seconds>", "on SIGTERM/SIGINT: answer new requests 503 and wait this long for those in flight before closing", parsePositiveInt("--drain-timeout"), 30),
   ).action(async (opts: ServeOptions) =>
     runAction(opts.json, async () => {
       const location = resolveStoreLocation(opts);
@@ -82,6 +105,7 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
         removeCreatedStore(created);
         throw err;
       }
+      const logger = requestLogger(opts.logLevel);
       let server;
       try {
         server = await startServer({
@@ -95,6 +119,9 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
           allowedOrigins: opts.allowedOrigins ?? [],
           ...(opts.open ? { open: true } : {}),
           ...(opts.benchResults?.length ? { benchResults: opts.benchResults.map((f) => resolve(f)) } : {}),
+          metrics: opts.metrics,
+          ...(opts.metricsPort !== undefined ? { metricsPort: opts.metricsPort } : {}),
+          ...(logger ? { logger } : {}),
         });
       } catch (err) {
         // A server that never listened (port in use, refused host) leaves no store behind: a busy --port
@@ -106,7 +133,7 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
         if (untouched) removeCreatedStore(created);
         throw err;
       }
-      const line = { url: server.url, uiUrl: server.uiUrl, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };
+      const line = { url: server.url, uiUrl: server.uiUrl, metricsUrl: server.metricsUrl, store: memory.store.location, embedder: memory.embedder.id, open: server.open, pid: process.pid };
       cliOut(
         opts.json
           ? `${JSON.stringify(line)}\n`
@@ -114,8 +141,11 @@ export function serveCommand(name: "serve" | "ui" = "serve"): Command {
               (opts.openUi || name === "ui" ? `Open the inspector: ${server.uiUrl}${server.open ? "" : " (log in with an API key from ramem keys create)"}\n` : ""),
       );
       const reason = await waitForShutdown();
-      // Clean: no new connections, open ones closed, then the key store and the memory store (SQLite checkpoints its WAL on close).
-      await server.close();
+      // Clean: new requests get 503 while those in flight finish (a load balancer moves on), then the
+      // connections close, then the key store and the memory store (SQLite checkpoints its WAL on close).
+      cliErr(`ramem serve: draining (${reason}): new requests get 503; waiting up to ${opts.drainTimeout} s for ${server.inFlight()} in flight\n`);
+      const drained = await server.drain({ timeoutMs: opts.drainTimeout * 1000 });
+      if (!drained) cliErr(`ramem serve: requests still running after ${opts.drainTimeout} s were cut\n`);
       await keys.close();
       await memory.close();
       cliErr(`ramem serve: stopped (${reason})\n`);

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { errorsAreLogged } from "../observability/request-log.js";
 import { HTTPException } from "hono/http-exception";
 import type { Context, MiddlewareHandler } from "hono";
 import { RamemError } from "../../model/errors.js";
@@ -154,8 +155,8 @@ function toProblem(err: Error, c: Context) {
     const p = problemOf(new RamemError("HTTP_ERROR", err.message || `HTTP ${err.status}`), path);
     return { ...p, status: err.status, title: err.status === 413 ? "Content Too Large" : p.title };
   }
-  // A bug, not a user error: log it here, tell the caller nothing internal.
-  console.error("ramem server: unhandled error", err);
+  // A bug, not a user error: log it (the request log does, with the request id, when the server has one), tell the caller nothing internal.
+  if (!errorsAreLogged(c)) console.error("ramem server: unhandled error", err);
   return problemOf(new RamemError("INTERNAL", "the server failed to handle this request", { hint: "see the server log; report it if it persists" }), path);
 }
 

@@ -16,6 +16,8 @@ export const Problem = z
     code: z.string(),
     hint: z.string().optional(),
     instance: z.string().optional(),
+    /** The server's id of the request (its X-Request-Id header), to find it in the server's log. */
+    requestId: z.string().optional(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: "Problem" });
@@ -45,6 +47,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL: 500,
+  SERVER_DRAINING: 503,
 };
 
 const TITLES: Record<number, string> = {
@@ -57,6 +60,7 @@ const TITLES: Record<number, string> = {
   413: "Content Too Large",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 export function statusOf(err: RamemError): number {

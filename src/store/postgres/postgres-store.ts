@@ -21,6 +21,7 @@ import type {
   SessionRecords,
   StoredSession,
   StoreStats,
+  NamespaceSize,
   UnitFilter,
   UnitRecord,
   UpdateUnitsOptions,
@@ -536,6 +537,17 @@ class PostgresStore implements PostgresMemoryStore {
       'SELECT namespace FROM (SELECT namespace FROM sessions UNION SELECT namespace FROM units) n ORDER BY namespace COLLATE "C"',
     );
     return rows.map((r) => r.namespace);
+  }
+
+  async namespaceSizes(limit: number): Promise<NamespaceSize[]> {
+    const { rows } = await this.q<NamespaceSize>(
+      `SELECT namespace, sum(sessions)::int AS sessions, sum(units)::int AS units FROM (
+         SELECT namespace, count(*) AS sessions, 0 AS units FROM sessions GROUP BY namespace
+         UNION ALL SELECT namespace, 0, count(*) FROM units GROUP BY namespace) n
+       GROUP BY namespace ORDER BY units DESC, namespace COLLATE "C" LIMIT $1`,
+      [limit],
+    );
+    return rows;
   }
 
   async stats(namespace?: string): Promise<StoreStats> {

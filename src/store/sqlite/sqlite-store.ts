@@ -23,6 +23,7 @@ import type {
   SessionRecords,
   StoredSession,
   StoreStats,
+  NamespaceSize,
   UnitFilter,
   UnitRecord,
   UpdateUnitsOptions,
@@ -445,6 +446,16 @@ class SqliteStore implements SqliteMemoryStore {
   async listNamespaces(): Promise<string[]> {
     this.assertOpen();
     return this.stmt("SELECT namespace FROM sessions UNION SELECT namespace FROM units ORDER BY 1").pluck().all() as string[];
+  }
+
+  async namespaceSizes(limit: number): Promise<NamespaceSize[]> {
+    this.assertOpen();
+    return this.stmt(
+      `SELECT namespace, sum(sessions) AS sessions, sum(units) AS units FROM (
+         SELECT namespace, count(*) AS sessions, 0 AS units FROM sessions GROUP BY namespace
+         UNION ALL SELECT namespace, 0, count(*) FROM units GROUP BY namespace)
+       GROUP BY namespace ORDER BY units DESC, namespace LIMIT ?`,
+    ).all(limit) as NamespaceSize[];
   }
 
   async stats(namespace?: string): Promise<StoreStats> {
