@@ -95,7 +95,7 @@ export interface ScaleResult {
   sizes: ScaleSize[];
 }
 
-const quantiles = (ms: readonly number[]): Quantiles => {
+export const quantiles = (ms: readonly number[]): Quantiles => {
   const s = summarize(ms);
   return { p50Ms: round(s.p50), p95Ms: round(s.p95), meanMs: round(s.mean) };
 };
@@ -182,6 +182,18 @@ async function openScaleStore(options: ScaleOptions, key: string): Promise<Scale
 }
 
 async function ingestCorpus(memory: Memory, corpus: ReturnType<typeof generateConversations>, options: ScaleOptions, units: number): Promise<IngestFigures> {
+  const written = await ingestGenerated(memory, corpus, { label: `scale ${units}`, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const figures: IngestFigures = { ...written, embedder: options.embedder.id, loadAverage: load() };
+  if (options.useLite && options.useLite.turns > 0) figures.useLite = await ingestWithUseLite(corpus, options.useLite, options);
+  return figures;
+}
+
+/** Writes a generated corpus (PostgreSQL: as a bulk load, the HNSW index built once at the end and timed with the ingest). */
+export async function ingestGenerated(
+  memory: Memory,
+  corpus: ReturnType<typeof generateConversations>,
+  options: { label: string; onProgress?: BenchProgress },
+): Promise<{ unitsPerSecond: number; seconds: number; denseIndexBuildSeconds?: number; denseIndexAction?: DenseIndexReport["action"] }> {
   let done = 0;
   const started = performance.now();
   const writeAll = async (beforeFirstWrite?: () => Promise<void>) => {
@@ -192,27 +204,22 @@ async function ingestCorpus(memory: Memory, corpus: ReturnType<typeof generateCo
       for (let i = 0; i < ns.sessions.length; i += 50) {
         const batch = ns.sessions.slice(i, i + 50);
         await memory.ingest(batch, {
-          onProgress: (p) => options.onProgress?.(done + p.turnsDone, corpus.turns, `scale ${units}: ingest ${ns.namespace}`, "turns"),
+          onProgress: (p) => options.onProgress?.(done + p.turnsDone, corpus.turns, `${options.label}: ingest ${ns.namespace}`, "turns"),
         });
         done += batch.reduce((n, s) => n + s.turns.length, 0);
       }
     }
   };
-  // PostgreSQL: a bulk load, the HNSW index built once at the end (timed with the ingest).
   let built: DenseIndexReport | null = null;
   if (isPostgresMemoryStore(memory.store)) built = (await bulkLoad(memory.store, memory.embedder, writeAll, { maintenanceWorkMem: BULK_MAINTENANCE_WORK_MEM })).denseIndex;
   else await writeAll();
   const seconds = (performance.now() - started) / 1000;
   const written = (await memory.store.stats()).units;
-  const figures: IngestFigures = {
+  return {
     unitsPerSecond: round(written / seconds, 1),
     seconds: round(seconds, 1),
-    embedder: options.embedder.id,
     ...(built ? { denseIndexBuildSeconds: round(built.seconds, 1), denseIndexAction: built.action } : {}),
-    loadAverage: load(),
   };
-  if (options.useLite && options.useLite.turns > 0) figures.useLite = await ingestWithUseLite(corpus, options.useLite, options);
-  return figures;
 }
 
 /** maintenance_work_mem for the bench's HNSW build: 100k 256-dim vectors build in memory (the server default here is 256MB). */

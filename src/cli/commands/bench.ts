@@ -1,4 +1,6 @@
 import { Command, Option } from "commander";
+import { benchMetricsCommand } from "./bench-metrics.js";
+import { benchTenantsCommand } from "./bench-tenants.js";
 import { join, resolve } from "node:path";
 import { createRuleAnchorer } from "../../anchoring/rule-anchorer.js";
 import { availableParallelism } from "node:os";
@@ -351,5 +353,7 @@ export function benchCommand(): Command {
   bench.addCommand(benchScaleCommand());
   bench.addCommand(benchIngestCommand());
   bench.addCommand(benchReliabilityCommand());
+  bench.addCommand(benchMetricsCommand());
+  bench.addCommand(benchTenantsCommand());
   return bench;
 }
