@@ -164,6 +164,59 @@ describe("sqlite dense index (HNSW above the threshold)", () => {
     }
   });
 
+  it("shards a large namespace's index, one build thread each: searches merge the shards, written and read back as shards, deletes and adds reach the right one", async () => {
+    const path = freshPath();
+    const shardsOf = (p: string) => {
+      const meta = indexFiles(p).find((f) => f.endsWith(".json"))!;
+      return (JSON.parse(readFileSync(join(SqliteDenseIndexes.dirFor(p), meta), "utf8")) as { files: unknown[] }).files.length;
+    };
+    const open = () => openSqliteStore(path, { annMinUnits: 50, annShards: { minVectors: 40, threads: 3 } });
+    const store = await open();
+    const probes = Array.from({ length: 8 }, (_, i) => seededVector(`shard-probe-${i}`));
+    try {
+      await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
+      for (let i = 0; i < 4; i++) {
+        const s = makeSession({ id: `s${i}`, startTime: `2023-05-0${i + 1}T10:00:00Z` });
+        await store.replaceSession(s, `h${i}`, makeRecords(s, 30));
+      }
+      const seen: number[] = [];
+      const built = await store.buildDenseIndexes({ onProgress: (done) => seen.push(done) });
+      assert.deepEqual(built.namespaces, [{ namespace: "ns-a", vectors: 120, built: true }]);
+      assert.equal(seen.at(-1), 120, "progress reaches every vector");
+      assert.equal(shardsOf(path), 3, "120 vectors, 40 a shard at least, 3 threads: 3 shards");
+      // Every vector is in exactly one shard: the merged answer holds the whole namespace, each unit once.
+      const all = ids(await store.searchDense("ns-a", probes[0]!, 120));
+      assert.equal(new Set(all).size, 120);
+      let agree = 0;
+      for (const v of probes) {
+        const approximate = ids(await store.searchDense("ns-a", v, 10));
+        const exact = await exactAnswer(path, v, 10);
+        agree += approximate.filter((id) => exact.includes(id)).length;
+      }
+      assert.ok(agree / 80 >= 0.95, `recall@10 against exact ${agree / 80}`);
+      // A forget and an add by another handle: applied from the log to the shard that holds (or takes) them.
+      const first = all[0]!;
+      const other = await openSqliteStore(path, { annMinUnits: Number.MAX_SAFE_INTEGER });
+      assert.equal(await other.deleteUnit("ns-a", first), true);
+      const late = makeSession({ id: "late", startTime: "2023-06-01T10:00:00Z" });
+      await other.replaceSession(late, "h", [makeRecord(late, 0, { id: "late-0", embedding: probes[1]! })]);
+      await other.close();
+      const after = ids(await store.searchDense("ns-a", probes[0]!, 120));
+      assert.ok(!after.includes(first), "a deleted unit is not served");
+      assert.equal(ids(await store.searchDense("ns-a", probes[1]!, 1))[0], "late-0");
+    } finally {
+      await store.close();
+    }
+    // Read back as shards by the next process (the index is current: nothing is built).
+    const again = await open();
+    try {
+      assert.deepEqual((await again.buildDenseIndexes({ ifMissing: true })).namespaces, [{ namespace: "ns-a", vectors: 120, built: false }]);
+      assert.equal(ids(await again.searchDense("ns-a", probes[1]!, 1))[0], "late-0");
+    } finally {
+      await again.close();
+    }
+  });
+
   it("stays out of the way below the threshold: no index, the exact answer", async () => {
     const path = freshPath();
     const store = await filled(path, { annMinUnits: 1000 });

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import hnswlib from "hnswlib-node";
 import { NamespaceLogPosition } from "./namespace-log-position.js";
 import { removeStaleTemps, writingTemp, type StaleTemps } from "./dense-index-temps.js";
+import { buildShardsInParallel } from "./dense-index-build.js";
 
 /**
  * Namespaces with at least this many units are searched through an HNSW
@@ -29,6 +31,19 @@ const M = 16;
 const EF_CONSTRUCTION = 100;
 const EF_SEARCH = 2400;
 
+/**
+ * A namespace's index is split into shards of at least this many vectors,
+ * one per core at most, each built on a thread of its own (hnswlib adds one
+ * point at a time on one thread): a 1M namespace on 2 cores is two graphs of
+ * 500k, built at once; a search asks every shard and merges. Below it
+ * (every namespace up to 250k units) the index stays one graph, as before.
+ */
+export const SHARD_MIN_VECTORS = 250_000;
+
+function shardCount(vectors: number, options: { minVectors?: number; threads?: number }): number {
+  return Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.floor(vectors / (options.minVectors ?? SHARD_MIN_VECTORS))));
+}
+
 export interface PrepareOptions {
   rebuild?: boolean;
   ifMissing?: boolean;
@@ -46,14 +61,21 @@ interface IndexMeta {
   dimensions: number;
   /** The vec_log position the index holds every change up to. */
   seq: number;
-  /** The index file and its size, checked before it is read (a torn write is rebuilt, never read). */
-  file: string;
-  bytes: number;
+  /** The shards' files and sizes, checked before they are read (a torn write is rebuilt, never read). */
+  files?: Array<{ file: string; bytes: number }>;
+  /** A one-graph index written before shards (read as one shard). */
+  file?: string;
+  bytes?: number;
   labels: number[];
 }
 
+function filesOf(meta: IndexMeta): Array<{ file: string; bytes: number }> {
+  return meta.files ?? (meta.file !== undefined ? [{ file: meta.file, bytes: meta.bytes ?? -1 }] : []);
+}
+
 interface LoadedIndex {
-  index: hnswlib.HierarchicalNSW;
+  /** One graph per shard; a vector is in exactly one. */
+  shards: hnswlib.HierarchicalNSW[];
   seq: number;
   labels: Set<number>;
   /** Changes applied since it was last written to disk. */
@@ -103,6 +125,7 @@ export class SqliteDenseIndexes {
     /** Where index files go (null: in memory only, e.g. for ":memory:" or a read-only handle). */
     private readonly dir: string | null,
     private readonly minUnits: number,
+    private readonly shardOptions: { minVectors?: number; threads?: number } = {},
   ) {
     this.position = new NamespaceLogPosition(db);
     // On open, not on the first index load: a store whose namespaces shrank below the threshold never loads one again.
@@ -133,10 +156,17 @@ export class SqliteDenseIndexes {
     const entry = this.current(namespace, seq, count, binding);
     const want = Math.min(k, entry.labels.size);
     if (want === 0) return [];
-    entry.index.setEf(Math.max(EF_SEARCH, want));
-    const result = entry.index.searchKnn(Array.from(vector), want);
-    if (result.neighbors.length < want) return null;
-    return result.neighbors.map((rowid, i) => ({ rowid, distance: result.distances[i]! }));
+    const query = Array.from(vector);
+    const found: Array<{ rowid: number; distance: number }> = [];
+    for (const shard of entry.shards) {
+      const asked = Math.min(want, shard.getCurrentCount());
+      if (asked === 0) continue;
+      shard.setEf(Math.max(EF_SEARCH, asked));
+      const result = shard.searchKnn(query, asked);
+      result.neighbors.forEach((rowid, i) => found.push({ rowid, distance: result.distances[i]! }));
+    }
+    if (found.length < want) return null;
+    return found.sort((a, b) => a.distance - b.distance).slice(0, want);
   }
 
   /**
@@ -185,11 +215,13 @@ export class SqliteDenseIndexes {
         // A unit removed again later in the log has no vector any more: its removal row follows.
         const bytes = vectorOf.get(BigInt(c.rowid)) as Buffer | undefined;
         if (!bytes) continue;
-        if (entry.index.getCurrentCount() >= entry.index.getMaxElements()) entry.index.resizeIndex(Math.ceil(entry.index.getMaxElements() * 1.5) + 1024);
-        entry.index.addPoint(Array.from(toVector(bytes, dimensions)), c.rowid);
+        // Into the smallest shard, so they stay even.
+        const shard = entry.shards.reduce((a, b) => (b.getCurrentCount() < a.getCurrentCount() ? b : a));
+        if (shard.getCurrentCount() >= shard.getMaxElements()) shard.resizeIndex(Math.ceil(shard.getMaxElements() * 1.5) + 1024);
+        shard.addPoint(Array.from(toVector(bytes, dimensions)), c.rowid);
         entry.labels.add(c.rowid);
       } else if (entry.labels.delete(c.rowid)) {
-        entry.index.markDelete(c.rowid);
+        markDeleted(entry.shards, c.rowid);
         entry.deletions++;
       }
     }
@@ -197,26 +229,47 @@ export class SqliteDenseIndexes {
     entry.unsaved += changes.length;
   }
 
-  /** From the stored vectors, read in one snapshot with the log position they are at. */
+  /** From the stored vectors, read in one snapshot with the log position they are at; one thread per shard. */
   private build(namespace: string, binding: DenseIndexBinding, onProgress?: BuildProgress): LoadedIndex {
-    const { seq, rows } = this.db.transaction(() => ({
-      seq: this.position.latestSeq(namespace),
-      rows: this.db.prepare("SELECT u.rowid AS rowid, v.embedding AS embedding FROM units u JOIN vec v ON v.rowid = u.rowid WHERE u.namespace = ?").all(namespace) as Array<{
-        rowid: number;
-        embedding: Buffer;
-      }>,
-    }))();
+    const dims = binding.dimensions;
+    const { seq, vectors, labels } = this.db.transaction(() => {
+      const count = Number(this.db.prepare("SELECT count(*) FROM units u JOIN vec v ON v.rowid = u.rowid WHERE u.namespace = ?").pluck().get(namespace));
+      // Shared, so the build threads read the vectors where they are; filled row by row (never all rows as objects at once).
+      const vectors = new Float32Array(new SharedArrayBuffer(count * dims * 4));
+      const labels = new Float64Array(new SharedArrayBuffer(count * 8));
+      let i = 0;
+      for (const r of this.db.prepare("SELECT u.rowid AS rowid, v.embedding AS embedding FROM units u JOIN vec v ON v.rowid = u.rowid WHERE u.namespace = ?").iterate(namespace) as Iterable<{ rowid: number; embedding: Buffer }>) {
+        vectors.set(toVector(r.embedding, dims), i * dims);
+        labels[i++] = r.rowid;
+      }
+      return { seq: this.position.latestSeq(namespace), vectors, labels };
+    })();
     this.builds++;
-    const index = new hnswlib.HierarchicalNSW("cosine", binding.dimensions);
-    index.initIndex({ maxElements: Math.max(1024, Math.ceil(rows.length * 1.25)), m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 42 });
-    const labels = new Set<number>();
-    for (const [i, r] of rows.entries()) {
-      index.addPoint(Array.from(toVector(r.embedding, binding.dimensions)), r.rowid);
-      labels.add(r.rowid);
-      if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, rows.length);
+    const shards = shardCount(labels.length, this.shardOptions);
+    const entry: LoadedIndex = { shards: [], seq, labels: new Set(labels), unsaved: labels.length, deletions: 0 };
+    if (shards === 1) {
+      const index = new hnswlib.HierarchicalNSW("cosine", dims);
+      index.initIndex({ maxElements: Math.max(1024, Math.ceil(labels.length * 1.25)), m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 42 });
+      for (let i = 0; i < labels.length; i++) {
+        index.addPoint(Array.from(vectors.subarray(i * dims, (i + 1) * dims)), labels[i]!);
+        if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, labels.length);
+      }
+      if (labels.length % PROGRESS_EVERY !== 0 || labels.length === 0) onProgress?.(labels.length, labels.length);
+      entry.shards.push(index);
+    } else {
+      const scratch = mkdtempSync(join(tmpdir(), "ramem-hnsw-build-"));
+      try {
+        const paths = Array.from({ length: shards }, (_, i) => join(scratch, `shard-${i}.hnsw`));
+        buildShardsInParallel({ vectors, labels, dimensions: dims, paths, m: M, efConstruction: EF_CONSTRUCTION, seed: 42, ...(onProgress ? { onProgress } : {}) });
+        for (const path of paths) {
+          const index = new hnswlib.HierarchicalNSW("cosine", dims);
+          index.readIndexSync(path);
+          entry.shards.push(index);
+        }
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
     }
-    if (rows.length % PROGRESS_EVERY !== 0 || rows.length === 0) onProgress?.(rows.length, rows.length);
-    const entry: LoadedIndex = { index, seq, labels, unsaved: rows.length, deletions: 0 };
     this.persist(namespace, entry, binding);
     return entry;
   }
@@ -229,25 +282,33 @@ export class SqliteDenseIndexes {
     const fitting = this.fittingFile(namespace, seq, binding);
     if (!fitting) return null;
     try {
-      const index = new hnswlib.HierarchicalNSW("cosine", binding.dimensions);
-      index.readIndexSync(fitting.file);
-      return { index, seq: fitting.meta.seq, labels: new Set(fitting.meta.labels), unsaved: 0, deletions: 0 };
+      const shards = fitting.files.map((file) => {
+        const index = new hnswlib.HierarchicalNSW("cosine", binding.dimensions);
+        index.readIndexSync(file);
+        return index;
+      });
+      return { shards, seq: fitting.meta.seq, labels: new Set(fitting.meta.labels), unsaved: 0, deletions: 0 };
     } catch {
       // Unreadable or torn: the caller rebuilds from the stored vectors.
       return null;
     }
   }
 
-  /** The index file on disk with its meta when the meta fits this store, embedder and log position (the file itself not read). */
-  private fittingFile(namespace: string, seq: number, binding: DenseIndexBinding): { meta: IndexMeta; file: string } | null {
+  /** The index files on disk with their meta when the meta fits this store, embedder and log position (the files themselves not read). */
+  private fittingFile(namespace: string, seq: number, binding: DenseIndexBinding): { meta: IndexMeta; files: string[] } | null {
     const metaPath = this.metaPath(namespace);
     if (!metaPath || !existsSync(metaPath)) return null;
     try {
       const meta = JSON.parse(readFileSync(metaPath, "utf8")) as IndexMeta;
-      const file = join(dirname(metaPath), meta.file);
+      const files = filesOf(meta).map((f) => ({ path: join(dirname(metaPath), f.file), bytes: f.bytes }));
       const fits =
-        meta.storeId === binding.storeId && meta.embedder === binding.embedder && meta.dimensions === binding.dimensions && meta.seq <= seq && existsSync(file) && statSync(file).size === meta.bytes;
-      return fits ? { meta, file } : null;
+        meta.storeId === binding.storeId &&
+        meta.embedder === binding.embedder &&
+        meta.dimensions === binding.dimensions &&
+        meta.seq <= seq &&
+        files.length > 0 &&
+        files.every((f) => existsSync(f.path) && statSync(f.path).size === f.bytes);
+      return fits ? { meta, files: files.map((f) => f.path) } : null;
     } catch {
       return null;
     }
@@ -280,7 +341,7 @@ export class SqliteDenseIndexes {
         ? Number(this.db.prepare("SELECT count(*) FROM units WHERE namespace = ? AND rowid IN (SELECT value FROM json_each(?))").pluck().get(namespace, JSON.stringify(meta.labels)))
         : -1;
       if (meta && present === meta.labels.length) continue;
-      if (meta) rmSync(join(this.dir, meta.file), { force: true });
+      if (meta) for (const f of filesOf(meta)) rmSync(join(this.dir, f.file), { force: true });
       rmSync(path, { force: true });
       removed.push(namespace);
     }
@@ -293,26 +354,41 @@ export class SqliteDenseIndexes {
     if (!metaPath || entry.deletions > 0) return;
     mkdirSync(dirname(metaPath), { recursive: true });
     const stem = `${Buffer.from(namespace).toString("hex")}.${entry.seq}.${process.pid}`;
-    const file = `${stem}.hnsw`;
-    const path = join(dirname(metaPath), file);
-    writingTemp(`${path}.tmp`, () => {
-      entry.index.writeIndexSync(`${path}.tmp`);
-      renameSync(`${path}.tmp`, path);
+    const files = entry.shards.map((shard, i) => {
+      const file = entry.shards.length === 1 ? `${stem}.hnsw` : `${stem}.${i}.hnsw`;
+      const path = join(dirname(metaPath), file);
+      writingTemp(`${path}.tmp`, () => {
+        shard.writeIndexSync(`${path}.tmp`);
+        renameSync(`${path}.tmp`, path);
+      });
+      return { file, bytes: statSync(path).size };
     });
-    let previous: string | null = null;
+    let previous: Array<{ file: string }> = [];
     try {
-      previous = (JSON.parse(readFileSync(metaPath, "utf8")) as IndexMeta).file;
+      previous = filesOf(JSON.parse(readFileSync(metaPath, "utf8")) as IndexMeta);
     } catch {
-      previous = null;
+      previous = [];
     }
-    const meta: IndexMeta = { ...binding, seq: entry.seq, file, bytes: statSync(path).size, labels: [...entry.labels] };
+    const meta: IndexMeta = { ...binding, seq: entry.seq, files, labels: [...entry.labels] };
     const metaTemp = `${metaPath}.${process.pid}.tmp`;
     writingTemp(metaTemp, () => {
       writeFileSync(metaTemp, JSON.stringify(meta));
       renameSync(metaTemp, metaPath);
     });
-    if (previous && previous !== file) rmSync(join(dirname(metaPath), previous), { force: true });
+    for (const old of previous) if (!files.some((f) => f.file === old.file)) rmSync(join(dirname(metaPath), old.file), { force: true });
     entry.unsaved = 0;
+  }
+}
+
+/** Marks a vector deleted in the shard that holds it (hnswlib throws for a label it does not hold). */
+function markDeleted(shards: readonly hnswlib.HierarchicalNSW[], label: number): void {
+  for (const shard of shards) {
+    try {
+      shard.markDelete(label);
+      return;
+    } catch {
+      // Not in this shard.
+    }
   }
 }
 

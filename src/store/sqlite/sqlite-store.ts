@@ -56,6 +56,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Namespaces with at least this many units are searched through an HNSW index (default ANN_MIN_UNITS); tests set it low. */
   annMinUnits?: number;
+  /** The dense index's shards: at least this many vectors each (default SHARD_MIN_VECTORS), at most `threads` of them (default: the cores). */
+  annShards?: { minVectors?: number; threads?: number };
 }
 
 type Binding = EmbedderBinding;
@@ -99,12 +101,12 @@ class SqliteStore implements SqliteMemoryStore {
   private readonly writer: SqliteWriter;
   private readonly search: SqliteSearch;
 
-  private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number) {
+  private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number, annShards: SqliteStoreOptions["annShards"] = {}) {
     this.db = db;
     this.location = location;
     this.readonly = readonly;
     const persisted = readonly || location === ":memory:" || location === "" ? null : SqliteDenseIndexes.dirFor(location);
-    this.dense = new SqliteDenseIndexes(db, persisted, annMinUnits);
+    this.dense = new SqliteDenseIndexes(db, persisted, annMinUnits, annShards);
     this.lexical = new SqliteLexicalIndexes(db, Math.min(LEXICAL_INDEX_MIN_UNITS, annMinUnits));
     this.handle = new SqliteHandle(db, location);
     this.caches = new NamespaceCaches(db);
@@ -151,7 +153,7 @@ class SqliteStore implements SqliteMemoryStore {
       db.close();
       throw err;
     }
-    return new SqliteStore(db, path, readonly, opts.annMinUnits ?? ANN_MIN_UNITS);
+    return new SqliteStore(db, path, readonly, opts.annMinUnits ?? ANN_MIN_UNITS, opts.annShards);
   }
 
   private stmt(sql: string): Database.Statement {
