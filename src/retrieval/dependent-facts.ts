@@ -13,19 +13,33 @@ export type MayBeOutdated = NonNullable<MemoryUnit["mayBeOutdated"]>;
 const ANCHOR_SLOTS = new Set(["residence", "employer", "job", "partner", "car"]);
 
 interface OldValue {
+  /** Its place in the speaker's list: the first that matches wins, as when the whole list is tried in order. */
+  order: number;
   word: RegExp;
   label: string;
   until: string;
   supersededBy: string;
 }
 
-/** Per derivation (namespaceValidity keeps one object while the namespace is unchanged): each speaker's superseded anchor values. */
-const indexes = new WeakMap<NamespaceValidity, Map<string, OldValue[]>>();
+/**
+ * A speaker's superseded anchor values by the first word of the value: a
+ * statement is tried only against the values whose first word it holds
+ * (over years of moves and jobs a speaker has thousands; each hit tried
+ * every one was most of a recall at 1M units).
+ */
+type OldValues = Map<string, OldValue[]>;
 
-function oldValuesBySpeaker(states: NamespaceValidity): Map<string, OldValue[]> {
+/** Per derivation (namespaceValidity keeps one object while the namespace is unchanged): each speaker's superseded anchor values. */
+const indexes = new WeakMap<NamespaceValidity, Map<string, OldValues>>();
+
+const WORD = /[\p{L}\d]+/gu;
+const wordsOf = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
+
+function oldValuesBySpeaker(states: NamespaceValidity): Map<string, OldValues> {
   let index = indexes.get(states);
   if (index) return index;
   index = new Map();
+  const orders = new Map<string, number>();
   for (const u of states.stateUnits.values()) {
     const v = states.validity.get(u.id);
     if (!v?.supersededBy || !v.validTo) continue;
@@ -33,9 +47,15 @@ function oldValuesBySpeaker(states: NamespaceValidity): Map<string, OldValue[]> 
     for (const s of u.context.states ?? []) {
       // A value short or numeric names nothing a later sentence would repeat by chance.
       if (!ANCHOR_SLOTS.has(s.slot) || s.ends || s.value.length < 3 || /^\d/.test(s.value)) continue;
-      const list = index.get(speaker) ?? [];
-      list.push({ word: new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(s.value)}(?![\\p{L}\\d])`, "iu"), label: `${s.slot} = ${s.value}`, until: v.validTo, supersededBy: v.supersededBy });
-      index.set(speaker, list);
+      const first = wordsOf(s.value)[0];
+      if (!first) continue;
+      const byWord = index.get(speaker) ?? new Map<string, OldValue[]>();
+      const list = byWord.get(first) ?? [];
+      const order = (orders.get(speaker) ?? 0) + 1;
+      orders.set(speaker, order);
+      list.push({ order, word: new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(s.value)}(?![\\p{L}\\d])`, "iu"), label: `${s.slot} = ${s.value}`, until: v.validTo, supersededBy: v.supersededBy });
+      byWord.set(first, list);
+      index.set(speaker, byWord);
     }
   }
   indexes.set(states, index);
@@ -52,10 +72,13 @@ function oldValuesBySpeaker(states: NamespaceValidity): Map<string, OldValue[]> 
  */
 export function mayBeOutdated(unit: MemoryUnit, states: NamespaceValidity): MayBeOutdated | undefined {
   if (states.validity.get(unit.id)?.supersededBy) return undefined;
-  const old = oldValuesBySpeaker(states).get((unit.context.participants[0] ?? "").toLowerCase());
-  if (!old) return undefined;
+  const byWord = oldValuesBySpeaker(states).get((unit.context.participants[0] ?? "").toLowerCase());
+  if (!byWord) return undefined;
   const said = timeOf(unit);
-  const sentences = (unit.source?.map((t) => t.text).join(" ") ?? unit.content).split(/(?<=[.!?])\s+|\n+/);
+  const text = unit.source?.map((t) => t.text).join(" ") ?? unit.content;
+  const old = [...new Set(wordsOf(text))].flatMap((w) => byWord.get(w) ?? []).sort((a, b) => a.order - b.order);
+  if (!old.length) return undefined;
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/);
   for (const o of old) {
     if (said >= o.until || o.supersededBy === unit.id) continue;
     // A fact of the speaker's own that hangs on the value, in the present ("my commute to the Lisbon office is"), not a passing mention ("Lisbon was lovely").
