@@ -6,7 +6,7 @@
 // file and each target is given its layer:
 //
 //   faces   4  cli/ server/ integrations/ bench/ packaging/ (the package as a user installs it)
-//   facade  3  memory.ts open-memory.ts open-memory-names.ts index.ts
+//   facade  3  memory.ts memory-events.ts open-memory.ts open-memory-names.ts index.ts
 //   stages  2  anchoring/ (1) < induction/ (2) < retrieval/ (3) < synthesis/ (4); portability/ beside them
 //   shared  1  language/ store/ providers/ formats/ util/ testing/
 //   model   0  model/
@@ -48,7 +48,7 @@ const FOLDERS: Record<string, Layer> = {
   language: "shared", store: "shared", providers: "shared", formats: "shared", util: "shared", testing: "shared",
   model: "model",
 };
-const FACADE_FILES = new Set(["memory", "open-memory", "open-memory-names", "index"]);
+const FACADE_FILES = new Set(["memory", "memory-events", "open-memory", "open-memory-names", "index"]);
 /** Pipeline order of the stages; portability/ has none (beside them). */
 const STAGE_ORDER: Record<string, number> = { anchoring: 1, induction: 2, retrieval: 3, synthesis: 4 };
 const CONCRETE = [/^store\/(sqlite|postgres)\//, /^store\/open-[^/]*$/, /^providers\/(use-lite|openai-compatible)\//, /^providers\/hash-embedder$/];

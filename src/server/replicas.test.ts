@@ -4,7 +4,8 @@
  * corrupt). Clients of every replica append to the same sessions, correct,
  * supersede and forget; afterwards nothing acknowledged is lost or doubled,
  * every replica's validity equals a fresh derivation, and no replica serves a
- * unit another forgot. RAMEM_REPLICA_SECONDS runs it longer (default 6).
+ * unit another forgot. RAMEM_REPLICA_SECONDS runs it longer (default 6),
+ * RAMEM_REPLICAS with another number of servers (default 2).
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +17,8 @@ import { checkReplicas, runMixedWorkload, startReplica, type Replica } from "./t
 import { postgresTestTarget, uniqueSchema } from "../store/postgres/testing/postgres-test-target.js";
 
 const SECONDS = Number(process.env.RAMEM_REPLICA_SECONDS ?? 6);
+/** RAMEM_REPLICAS=1 runs the same workload on one server: the throughput the second is compared with. */
+const REPLICAS = Math.max(1, Number(process.env.RAMEM_REPLICAS ?? 2));
 const NAMESPACES = ["team-a", "team-b"];
 
 async function runOn(store: string): Promise<void> {
@@ -23,11 +26,11 @@ async function runOn(store: string): Promise<void> {
   const first = await startReplica(store);
   const replicas: Replica[] = [first];
   try {
-    replicas.push(await startReplica(store));
+    while (replicas.length < REPLICAS) replicas.push(await startReplica(store));
     const ack = await runMixedWorkload({ replicas, clients: 4, namespaces: NAMESPACES, sessions: 3, seconds: SECONDS });
     const check = await checkReplicas(store, replicas, ack, NAMESPACES);
     const writes = ack.counts.appends + ack.counts.updates + ack.counts.supersessions + ack.counts.forgets;
-    console.log(`# ${store.startsWith("postgres") ? "postgres" : "sqlite"}: ${writes} acknowledged writes in ${SECONDS} s over 2 replicas (${JSON.stringify(ack.counts)}), ${check.checkedUnits} units checked`);
+    console.log(`# ${store.startsWith("postgres") ? "postgres" : "sqlite"}: ${writes} acknowledged writes in ${SECONDS} s over ${replicas.length} replica(s) (${JSON.stringify(ack.counts)}), ${check.checkedUnits} units checked`);
     assert.ok(ack.counts.appends > 20 && ack.counts.forgets > 0 && ack.counts.updates > 0 && ack.counts.supersessions > 0, JSON.stringify(ack.counts));
     assert.equal(ack.staleReads, 0, "a replica served a unit right after another forgot it");
     assert.deepEqual(check.lost, [], "acknowledged units lost");
