@@ -11,6 +11,11 @@ export function errorsAreLogged(c: Context): boolean {
   return (c.get as (key: string) => unknown)(ERRORS_LOGGED) === true;
 }
 
+/** The pattern of the route that answered ("/v1/namespaces/:ns/recall"): what the log and the metrics name a request by, never a namespace or an id. */
+export function answeringRoute(c: Context): string {
+  return routePath(c, c.req.routeIndex) || "unmatched";
+}
+
 /** The request id the server gives each request (hono's requestId middleware: the caller's X-Request-Id when it is sane, else a UUID). */
 export function requestIdOf(c: Context): string | undefined {
   return (c.get as (key: string) => unknown)("requestId") as string | undefined;
@@ -46,7 +51,7 @@ export function requestLog(logger: Logger | undefined): MiddlewareHandler {
       requestId: id,
       method: c.req.method,
       path: c.req.path,
-      route: routePath(c, c.req.routeIndex),
+      route: answeringRoute(c),
       status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     };

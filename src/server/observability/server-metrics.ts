@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { MiddlewareHandler } from "hono";
-import { routePath } from "hono/route";
+import { answeringRoute } from "./request-log.js";
 import type { Memory } from "../../memory.js";
 
 export interface ServerMetricsOptions {
@@ -115,8 +115,7 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
       await next();
     } finally {
       inFlight.dec();
-      // The pattern of the route that answered ("/v1/namespaces/:ns/recall"), so a label never holds a namespace or an id.
-      const labels = { method: c.req.method, route: routePath(c, c.req.routeIndex) || "unmatched", status: String(c.res.status) };
+      const labels = { method: c.req.method, route: answeringRoute(c), status: String(c.res.status) };
       requests.inc(labels);
       latency.observe(labels, (performance.now() - started) / 1000);
     }
