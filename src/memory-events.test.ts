@@ -17,11 +17,17 @@ test("observers are told each write's turns and units and each recall's stage ti
   const stop = m.observe({ ingested: (e) => ingested.push(e), recalled: (e) => recalled.push(e) });
   const added = await m.add([{ role: "user", content: "I moved to Porto last month." }, { role: "assistant", content: "Porto is lovely." }], { namespace: "a" });
   await m.appendTurns({ namespace: "b", sessionId: "s1", turns: [{ speaker: "Ines", text: "I planted carrots." }] });
-  await m.ingest([{ session: { id: "s2", namespace: "c", startTime: "2023-01-01T00:00:00Z", endTime: "2023-01-01T00:00:00Z", participants: ["Ines"] }, turns: [{ id: "t1", speaker: "Ines", text: "The slugs ate my lettuce." }] }]);
+  const slugs = { session: { id: "s2", namespace: "c", startTime: "2023-01-01T00:00:00Z", endTime: "2023-01-01T00:00:00Z", participants: ["Ines"] }, turns: [{ id: "t1", speaker: "Ines", text: "The slugs ate my lettuce." }] };
+  const beans = { session: { ...slugs.session, id: "s3" }, turns: [{ id: "t1", speaker: "Ines", text: "The beans are up." }, { id: "t2", speaker: "Ines", text: "So are the peas." }] };
+  await m.ingest([slugs]);
+  // The same session again is unchanged: nothing anchored or written, so nothing counted; only the new one is.
+  const again = await m.ingest([slugs, beans]);
+  assert.equal(again.turns, 3, "the report still says how many turns it was given");
   assert.deepEqual(ingested, [
     { namespace: "a", sessions: 1, turns: 2, units: added.unitsWritten },
     { namespace: "b", sessions: 1, turns: 1, units: 1 },
     { namespace: "c", sessions: 1, turns: 1, units: 1 },
+    { namespace: "c", sessions: 1, turns: 2, units: again.unitsWritten },
   ]);
   await m.recall("Where do I live?", { namespace: "a" });
   assert.equal(recalled.length, 1);

@@ -327,7 +327,7 @@ export class Memory {
     const { actor, ...rest } = options;
     const report = await this.#writes.runAll(namespaces, () => ingestSessions(this, sessions, { ...rest, change: changeStamp(actor) }));
     const touched = new Set(namespaces);
-    this.#ingested(touched.size === 1 ? [...touched][0] : undefined, report.sessions - report.sessionsUnchanged, report.turns, report.unitsWritten);
+    this.#ingested(touched.size === 1 ? [...touched][0] : undefined, report.sessions - report.sessionsUnchanged, report.turnsWritten, report.unitsWritten);
     return report;
   }
 

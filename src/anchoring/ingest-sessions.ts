@@ -23,7 +23,10 @@ export interface IngestReport {
   sessions: number;
   /** Sessions whose input, anchorer and embedder were unchanged: nothing rewritten. */
   sessionsUnchanged: number;
+  /** Turns of every session given, unchanged ones included. */
   turns: number;
+  /** Turns of the sessions anchored and written (not of the unchanged ones): what an ingest counter adds. */
+  turnsWritten: number;
   unitsWritten: number;
   warnings: string[];
   llm: { calls: number; promptTokens: number; completionTokens: number };
@@ -78,6 +81,7 @@ export async function ingestSessions(
     sessions: sessions.length,
     sessionsUnchanged: 0,
     turns: progress.turnsTotal,
+    turnsWritten: 0,
     unitsWritten: 0,
     warnings: [],
     llm: { calls: 0, promptTokens: 0, completionTokens: 0 },
@@ -108,6 +112,7 @@ export async function ingestSessions(
         throw err;
       });
       report.unitsWritten += written;
+      report.turnsWritten += next.s.turns.length;
       progress.unitsWritten += written;
     } else report.sessionsUnchanged++;
     progress.sessionsDone++;
