@@ -9,7 +9,7 @@
  * hit) wrongly flagged; with --fit, a logistic fit of the weights, trained on
  * LoCoMo conversations 1–5 and LongMemEval's first half, tested on the rest.
  *
- *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…]] [--dump]
+ *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…[;name,…]] [--thresholds]] [--dump]
  */
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
@@ -104,19 +104,32 @@ function report(name: string, set: readonly Row[], w: EvidenceWeights) {
 const sets = ["longmemeval", "locomo"] as const;
 for (const s of sets) report(`${s}, weights in judge-evidence.ts`, rows.filter((r) => r.set === s), EVIDENCE_WEIGHTS);
 if (process.argv.includes("--fit")) {
+  // --features a,b;a,b,c fits and reports each set of features in turn.
   const arg = process.argv.indexOf("--features");
-  const use = new Set(arg > 0 ? process.argv[arg + 1]!.split(",") : Object.keys(EVIDENCE_WEIGHTS));
-  const w = fit(rows.filter((r) => r.train), use);
-  console.log("fitted on the training halves:", JSON.stringify(w));
-  for (const s of sets) report(`${s} held-out half, fitted`, rows.filter((r) => r.set === s && !r.train), w);
-  for (const s of sets) report(`${s} all, fitted`, rows.filter((r) => r.set === s), w);
+  for (const names of arg > 0 ? process.argv[arg + 1]!.split(";") : [Object.keys(EVIDENCE_WEIGHTS).join(",")]) {
+    const w = fit(rows.filter((r) => r.train), new Set(names.split(",")));
+    console.log(`features ${names}: fitted on the training halves:`, JSON.stringify(w));
+    for (const s of sets) report(`${s} held-out half, fitted`, rows.filter((r) => r.set === s && !r.train), w);
+    for (const s of sets) report(`${s} all, fitted`, rows.filter((r) => r.set === s), w);
+    if (process.argv.includes("--thresholds")) {
+      // Where to draw "likely": each threshold's flagged shares on the training halves, then on the held-out ones.
+      for (const train of [true, false])
+        for (const t of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7])
+          console.log(`  threshold ${t} (${train ? "training" : "held-out"}):`, sets.map((s) => {
+            const set = rows.filter((r) => r.set === s && r.train === train);
+            const neg = set.filter((r) => !r.answerable), right = set.filter((r) => r.answerable && r.rightTop);
+            const flagged = (xs: Row[]) => (xs.filter((r) => evidenceProbability(r.f, w) < t).length / (xs.length || 1)).toFixed(3);
+            return `${s} abstention ${flagged(neg)}, right top ${flagged(right)}`;
+          }).join(" | "));
+    }
+  }
 }
 if (process.argv.includes("--dump")) {
   for (const r of rows.filter((r) => r.set === "longmemeval" || !r.answerable).slice(0, 400))
-    console.log(r.set, r.answerable ? "A" : "X", evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "|", r.question);
+    console.log(r.set, r.answerable ? "A" : "X", evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "unsaid:" + r.f.unsaidNames.join(","), "|", r.question);
 }
 if (process.argv.includes("--dump-flagged")) {
   // Answerable questions whose top hit is right, flagged all the same: what the judgment gets wrong.
   for (const r of rows.filter((r) => r.answerable && r.rightTop && evidenceProbability(r.f, EVIDENCE_WEIGHTS) < 0.5).slice(0, 60))
-    console.log(r.set, evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "|", r.question);
+    console.log(r.set, evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "unsaid:" + r.f.unsaidNames.join(","), "|", r.question);
 }

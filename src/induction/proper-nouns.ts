@@ -16,7 +16,8 @@ export interface ProperNouns {
   others: string[];
 }
 
-const TIME_WORDS = new Set([
+/** Month, weekday and season names: capitalised, yet times, not names. */
+export const TIME_WORDS: ReadonlySet<string> = new Set([
   "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
   "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
   "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",

@@ -73,3 +73,47 @@ test("a state's attribute counts as said: \"What is my job?\" is held by \"I wor
     assert.equal(never.holdsEvidence.likely, false, never.holdsEvidence.why);
   });
 });
+
+test("in a chat with an assistant, a name the user never says of themselves is no evidence about the user: the assistant's mention does not count", async () => {
+  await withStore(
+    [
+      ["user", "I've been living in my apartment in Harajuku for three months now."],
+      ["assistant", "Harajuku is lively! If you want a quieter area, Shinjuku has parks too."],
+      ["user", "I walk to the station from my apartment every morning."],
+    ],
+    async (memory) => {
+      const never = await memory.recall("How long have I been living in my current apartment in Shinjuku?", { namespace: "ns" });
+      assert.equal(never.holdsEvidence.likely, false, never.holdsEvidence.why);
+      assert.match(never.holdsEvidence.why, /^the user never mentions "shinjuku"/);
+      const said = await memory.recall("How long have I been living in my current apartment in Harajuku?", { namespace: "ns" });
+      assert.equal(said.holdsEvidence.likely, true, said.holdsEvidence.why);
+      // Asked about what the assistant said, its mention is the evidence.
+      const recommended = await memory.recall("Which area did you recommend besides Shinjuku?", { namespace: "ns" });
+      assert.doesNotMatch(recommended.holdsEvidence.why, /never mentions "shinjuku"/);
+    },
+  );
+});
+
+test("a named person who only asks the other about it has not said it of themselves: \"What instrument is John learning?\" is not met by John's question", async () => {
+  await withStore(
+    [
+      ["John", "Cool! What instrument are you learning to play these days?"],
+      ["Tim", "I'm learning to play the violin, mostly classical pieces."],
+      ["John", "Nice! I had a great basketball game last week."],
+    ],
+    async (memory) => {
+      const asker = await memory.recall("What instrument is John learning to play?", { namespace: "ns" });
+      const speaker = await memory.recall("What instrument is Tim learning to play?", { namespace: "ns" });
+      assert.equal(speaker.holdsEvidence.likely, true, speaker.holdsEvidence.why);
+      assert.equal(asker.holdsEvidence.likely, false, asker.holdsEvidence.why);
+      assert.match(asker.holdsEvidence.why, /not John's/);
+    },
+  );
+});
+
+test("a month is a time, not a name: \"December\" unsaid by the person does not flag the question", async () => {
+  await withStore([["Maria", "I started a kickboxing class at my gym this winter."]], async (memory) => {
+    const asked = await memory.recall("What class did Maria start at her gym in December?", { namespace: "ns" });
+    assert.doesNotMatch(asked.holdsEvidence.why, /never mentions "december"/);
+  });
+});

@@ -1,10 +1,11 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { isReliable } from "../model/recall-frame.js";
-import { lexicalTerms } from "../language/text.js";
+import { lexicalTerms, escapeRegExp } from "../language/text.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
 import { truncate } from "../formats/shared.js";
 import { escapeStoredText } from "../language/escape-stored-text.js";
+import { TIME_WORDS } from "../induction/proper-nouns.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -38,8 +39,16 @@ export interface EvidenceFeatures {
   missing: string[];
   /** The largest share of key words one candidate holds (the best-covering unit). */
   bestShare: number;
-  /** The frame names people, and none of them speaks a candidate that covers the rest of the need as well as the best one. */
+  /** The frame names people, and none of them says of themselves, in a candidate, as much of the need as the best candidate holds. */
   personUnmet: boolean;
+  /**
+   * Names the query writes ("Shinjuku", "iPad", "Italian") that no candidate holds, or that whom it asks about never
+   * says of themselves: "my apartment in Shinjuku" is not met by the assistant's mention of Shinjuku, nor "What
+   * instrument is John learning?" by John asking Tim about his.
+   */
+  unsaidNames: string[];
+  /** Whom the query asks about ("the user", "John"), when the frame says. */
+  subject: string | null;
   /** The best-covering candidate, for `why`. */
   closest: MemoryUnit | null;
 }
@@ -56,6 +65,18 @@ function unitStems(unit: MemoryUnit): Set<string> {
   const slots = (unit.context.states ?? []).map((s) => s.slot).join(" ");
   const text = `${unit.content} ${slots}`;
   return new Set([...stemmedTerms(text), ...(text.includes("-") ? stemmedTerms(text.replace(/-/g, " ")) : [])]);
+}
+
+/**
+ * What a unit's speaker says of themselves: its sentences less the questions and the ones said to the other
+ * ("What instrument are you playing?", "Impressive you're learning German"), unless they speak in the first person
+ * too ("Can you find a café near my flat in Shinjuku?").
+ */
+function selfStatementStems(unit: MemoryUnit, speaker: string | null): Set<string> {
+  const own = speaker ? new RegExp(`\\b(i|i'm|i've|my|me|we|our|${escapeRegExp(speaker)})\\b`, "i") : /\b(i|i'm|i've|my|me|we|our)\b/i;
+  const sentences = unit.content.match(/[^.!?]+[.!?]*/g) ?? [unit.content];
+  const kept = sentences.filter((t) => own.test(t.replace(/^\s*[\p{L} ]+:\s/u, "")) || (!t.trimEnd().endsWith("?") && !/\byou(r|'re|'ve)?\b/i.test(t)));
+  return unitStems({ ...unit, content: kept.join(" ") });
 }
 
 /** Whose turn the unit is: its source's speaker, else the name its restated content opens with ("Melanie ran…", "Melanie: …"). */
@@ -77,6 +98,17 @@ export function queryKeyWords(query: string, frame: RecallFrame | null): Array<{
   return words.map((w) => ({ word: w, stem: [...stemmedTerms(w)][0] ?? w })).filter((k) => !peopleStems.has(k.stem));
 }
 
+/** The key words the query writes with a capital (not where a sentence opens, not "I", not a month or a weekday): names of places, things, brands. */
+function namesOf(query: string, keyed: ReadonlyArray<{ word: string }>): string[] {
+  const written = new Set<string>();
+  for (const m of query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)) {
+    const start = m.index ?? 0;
+    if (!/\p{Lu}/u.test(m[0]) || /^I(['’]\w+)?$/.test(m[0]) || /(^|[.!?:]\s*|["“(]\s*)$/.test(query.slice(0, start))) continue;
+    for (const part of m[0].toLowerCase().replace(/['’]s?$/, "").split("-")) written.add(part);
+  }
+  return keyed.filter((k) => written.has(k.word) && !TIME_WORDS.has(k.word)).map((k) => k.word);
+}
+
 /** The share of the key words a unit holds (1 when the query has none). */
 export function keyWordShare(keyed: ReadonlyArray<{ stem: string }>, unit: MemoryUnit): number {
   return shareHeld(keyed, unitStems(unit));
@@ -86,27 +118,75 @@ function shareHeld(keyed: ReadonlyArray<{ stem: string }>, stems: ReadonlySet<st
   return keyed.length ? keyed.filter((k) => stems.has(k.stem)).length / keyed.length : 1;
 }
 
+interface AskedSubject {
+  name: string;
+  /** Whether the unit is the subject's turn. */
+  spoke: (unit: MemoryUnit) => boolean;
+  /** The stems of what the subject says of themselves in their turn. */
+  says: (unit: MemoryUnit) => Set<string>;
+}
+
+/** The people the frame names, as whom the query asks about. */
+function namedPeople(frame: RecallFrame | null): AskedSubject | null {
+  const names = frame && isReliable(frame.participants) ? frame.participants!.names : [];
+  if (!names.length) return null;
+  const lower = names.map((p) => p.toLowerCase());
+  const speakerOf = (u: MemoryUnit) => lower.find((p) => isSpokenBy(u, p));
+  return { name: names.join(" or "), spoke: (u) => speakerOf(u) !== undefined, says: (u) => selfStatementStems(u, speakerOf(u) ?? null) };
+}
+
+/** Whom the query asks about: in a chat with an assistant, the role the frame reads from it ("my …": the user); else the people it names. */
+function askedSubject(frame: RecallFrame | null, people: AskedSubject | null): AskedSubject | null {
+  const role = frame?.role && isReliable(frame.role) ? frame.role.role : null;
+  if (!role) return people;
+  const spoke = (u: MemoryUnit) => u.context.role === role;
+  // The assistant's every sentence counts ("You could try Shinjuku Gyoen"): it speaks to the user, not of itself.
+  if (role === "assistant") return { name: "the assistant", spoke, says: unitStems };
+  return { name: "the user", spoke, says: (u) => selfStatementStems(u, null) };
+}
+
+/** Per unit of the pool, what the subject says of themselves there (null: another speaker's turn), computed once and only where a test asks. */
+function saidBy(subject: AskedSubject | null, units: readonly MemoryUnit[]): (i: number) => Set<string> | null {
+  const said = new Map<number, Set<string> | null>();
+  return (i) => {
+    if (!subject) return null;
+    if (!said.has(i)) said.set(i, subject.spoke(units[i]!) ? subject.says(units[i]!) : null);
+    return said.get(i)!;
+  };
+}
+
 /** `keyed`: the query's key words, when the caller has them already (the recall's scores read them too). */
 export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], keyed = queryKeyWords(query, frame)): EvidenceFeatures {
-  const people = frame && isReliable(frame.participants) ? frame.participants!.names : [];
-  const stemsOf = pool.slice(0, POOL_DEPTH).map(unitStems);
+  const depth = pool.slice(0, POOL_DEPTH);
+  const stemsOf = depth.map(unitStems);
   const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;
-  const covering: number[] = [];
   for (const [i, stems] of stemsOf.slice(0, COVER_DEPTH).entries()) {
     const share = shareHeld(keyed, stems);
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
-    covering.push(share);
   }
-  // The candidates that cover the need as well as the best one does: is any of them the named person's?
-  const lower = people.map((p) => p.toLowerCase());
-  const personUnmet = people.length > 0 && !covering.some((share, i) => share > 0 && share >= bestShare && lower.some((p) => isSpokenBy(pool[i]!, p)));
-  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, closest: closest ?? pool[0] ?? null };
+  const people = namedPeople(frame);
+  const subject = askedSubject(frame, people);
+  // A named person must say of themselves as much of the need as anyone says of themselves in the best candidates:
+  // "What instrument is John learning?" is not met by John asking Tim "What instrument are you playing?", and
+  // "…is Tim learning?" is met by Tim's "I'm learning to play the violin" although John's question holds more words.
+  const best = depth.slice(0, COVER_DEPTH);
+  const said = people ? best.map((u) => shareHeld(keyed, selfStatementStems(u, u.source?.[0]?.speaker?.toLowerCase() ?? null))) : [];
+  const bar = Math.max(0, ...said);
+  const personUnmet = people !== null && !best.some((u, i) => bar > 0 && said[i]! >= bar && people.spoke(u));
+  const saysAt = saidBy(subject, depth);
+  const unsaidNames = namesOf(query, keyed).filter((n) => {
+    if (missing.includes(n)) return true;
+    if (!subject) return false;
+    const stem = keyed.find((k) => k.word === n)!.stem;
+    return !depth.some((_, i) => saysAt(i)?.has(stem));
+  });
+  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, unsaidNames, subject: subject?.name ?? null, closest: closest ?? pool[0] ?? null };
 }
 
 /** Fitted by research/calibrate-evidence.ts --fit (LoCoMo conversations 1–5 and half of LongMemEval dev + abs15; docs/experiments.md). */
-export const EVIDENCE_WEIGHTS = { bias: -0.51, missingShare: -2.59, bestShare: 1.4, personUnmet: -2.17 } as const;
+export const EVIDENCE_WEIGHTS = { bias: 1.07, missingShare: -3.1, bestShare: 0.13, personUnmet: -3.19, nameUnsaid: -3.45 } as const;
 export type EvidenceWeights = { [K in keyof typeof EVIDENCE_WEIGHTS]: number };
 
 /** The model's inputs, one per weight. */
@@ -116,6 +196,7 @@ export function evidenceFeatureVector(f: EvidenceFeatures): Record<keyof Evidenc
     missingShare: f.keyWords.length ? f.missing.length / f.keyWords.length : 0,
     bestShare: f.bestShare,
     personUnmet: f.personUnmet ? 1 : 0,
+    nameUnsaid: f.unsaidNames.length ? 1 : 0,
   };
 }
 
@@ -142,6 +223,7 @@ export function judgeEvidence(query: string, frame: RecallFrame | null, pool: re
   const people = frame?.participants?.names.join(" or ") ?? "";
   let why: string;
   if (f.missing.length) why = `no stored memory mentions ${f.missing.map((m) => `"${m}"`).join(", ")}${closest}`;
+  else if (f.unsaidNames.length && f.subject) why = `${f.subject} never mentions ${f.unsaidNames.map((m) => `"${m}"`).join(", ")}${closest}`;
   else if (f.personUnmet) why = `the memories that match are not ${people}'s${closest}`;
   else why = `${Math.round(f.bestShare * 100)}% of the query's key words in one memory${closest}`;
   return { likely, confidence, why };
