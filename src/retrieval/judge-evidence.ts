@@ -122,36 +122,31 @@ interface AskedSubject {
   name: string;
   /** Whether the unit is the subject's turn. */
   spoke: (unit: MemoryUnit) => boolean;
-  /** The stems of what the subject says of themselves in their turn. */
-  says: (unit: MemoryUnit) => Set<string>;
+  /** The assistant speaks to the user, not of itself ("You could try Shinjuku Gyoen"): every word of its turns counts. */
+  everyWord: boolean;
 }
 
-/** The people the frame names, as whom the query asks about. */
+/** The people the frame names. */
 function namedPeople(frame: RecallFrame | null): AskedSubject | null {
   const names = frame && isReliable(frame.participants) ? frame.participants!.names : [];
   if (!names.length) return null;
   const lower = names.map((p) => p.toLowerCase());
-  const speakerOf = (u: MemoryUnit) => lower.find((p) => isSpokenBy(u, p));
-  return { name: names.join(" or "), spoke: (u) => speakerOf(u) !== undefined, says: (u) => selfStatementStems(u, speakerOf(u) ?? null) };
+  return { name: names.join(" or "), spoke: (u) => lower.some((p) => isSpokenBy(u, p)), everyWord: false };
 }
 
 /** Whom the query asks about: in a chat with an assistant, the role the frame reads from it ("my …": the user); else the people it names. */
-function askedSubject(frame: RecallFrame | null, people: AskedSubject | null): AskedSubject | null {
+function askedSubject(frame: RecallFrame | null): AskedSubject | null {
   const role = frame?.role && isReliable(frame.role) ? frame.role.role : null;
-  if (!role) return people;
-  const spoke = (u: MemoryUnit) => u.context.role === role;
-  // The assistant's every sentence counts ("You could try Shinjuku Gyoen"): it speaks to the user, not of itself.
-  if (role === "assistant") return { name: "the assistant", spoke, says: unitStems };
-  return { name: "the user", spoke, says: (u) => selfStatementStems(u, null) };
+  if (!role) return namedPeople(frame);
+  return { name: `the ${role}`, spoke: (u) => u.context.role === role, everyWord: role === "assistant" };
 }
 
-/** Per unit of the pool, what the subject says of themselves there (null: another speaker's turn), computed once and only where a test asks. */
-function saidBy(subject: AskedSubject | null, units: readonly MemoryUnit[]): (i: number) => Set<string> | null {
-  const said = new Map<number, Set<string> | null>();
+/** A function of a pool index, computed once per index and only where a test asks. */
+function memoized<T>(f: (i: number) => T): (i: number) => T {
+  const memo = new Map<number, T>();
   return (i) => {
-    if (!subject) return null;
-    if (!said.has(i)) said.set(i, subject.spoke(units[i]!) ? subject.says(units[i]!) : null);
-    return said.get(i)!;
+    if (!memo.has(i)) memo.set(i, f(i));
+    return memo.get(i)!;
   };
 }
 
@@ -166,21 +161,23 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
     const share = shareHeld(keyed, stems);
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
   }
-  const people = namedPeople(frame);
-  const subject = askedSubject(frame, people);
+  // What each unit's speaker says of themselves.
+  const own = memoized((i) => selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null));
   // A named person must say of themselves as much of the need as anyone says of themselves in the best candidates:
   // "What instrument is John learning?" is not met by John asking Tim "What instrument are you playing?", and
   // "…is Tim learning?" is met by Tim's "I'm learning to play the violin" although John's question holds more words.
+  const people = namedPeople(frame);
   const best = depth.slice(0, COVER_DEPTH);
-  const said = people ? best.map((u) => shareHeld(keyed, selfStatementStems(u, u.source?.[0]?.speaker?.toLowerCase() ?? null))) : [];
+  const said = people ? best.map((_, i) => shareHeld(keyed, own(i))) : [];
   const bar = Math.max(0, ...said);
   const personUnmet = people !== null && !best.some((u, i) => bar > 0 && said[i]! >= bar && people.spoke(u));
-  const saysAt = saidBy(subject, depth);
+  const subject = askedSubject(frame);
+  const subjectSays = (i: number) => (!subject?.spoke(depth[i]!) ? null : subject.everyWord ? stemsOf[i]! : own(i));
   const unsaidNames = namesOf(query, keyed).filter((n) => {
     if (missing.includes(n)) return true;
     if (!subject) return false;
     const stem = keyed.find((k) => k.word === n)!.stem;
-    return !depth.some((_, i) => saysAt(i)?.has(stem));
+    return !depth.some((_, i) => subjectSays(i)?.has(stem));
   });
   return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, unsaidNames, subject: subject?.name ?? null, closest: closest ?? pool[0] ?? null };
 }
