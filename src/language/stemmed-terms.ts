@@ -1,5 +1,5 @@
 import { stemmer } from "stemmer";
-import { lexicalTerms } from "./text.js";
+import { lexicalTerms, STOPWORDS } from "./text.js";
 
 /** How many words' stems are remembered; past it the memo starts over (a conversation's vocabulary is far smaller). */
 export const STEM_MEMO_SIZE = 50_000;
@@ -15,14 +15,35 @@ const stems = new Map<string, string>();
  */
 export function stemmedTerms(text: string): Set<string> {
   const out = new Set<string>();
+  for (const word of lexicalTerms(text)) out.add(stemOf(word));
+  return out;
+}
+
+/**
+ * The same, and a compound's parts beside it ("self-portrait" gives
+ * self-portrait, self and portrait), as if the text were read a second time
+ * with its hyphens as spaces — in one pass over it.
+ */
+export function stemmedTermsWithParts(text: string): Set<string> {
+  const out = new Set<string>();
   for (const word of lexicalTerms(text)) {
-    let stem = stems.get(word);
-    if (stem === undefined) {
-      if (stems.size >= STEM_MEMO_SIZE) stems.clear();
-      stem = stemmer(word);
-      stems.set(word, stem);
+    out.add(stemOf(word));
+    if (!word.includes("-")) continue;
+    for (const piece of word.split("-")) {
+      if (STOPWORDS.has(piece)) continue;
+      const part = piece.endsWith("'s") ? piece.slice(0, -2) : piece;
+      if (part !== "" && !STOPWORDS.has(part)) out.add(stemOf(part));
     }
-    out.add(stem);
   }
   return out;
+}
+
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= STEM_MEMO_SIZE) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
 }

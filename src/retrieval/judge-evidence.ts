@@ -2,7 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { isReliable } from "../model/recall-frame.js";
 import { lexicalTerms, escapeRegExp } from "../language/text.js";
-import { stemmedTerms } from "../language/stemmed-terms.js";
+import { stemmedTerms, stemmedTermsWithParts } from "../language/stemmed-terms.js";
 import { truncate } from "../formats/shared.js";
 import { escapeStoredText } from "../language/escape-stored-text.js";
 import { TIME_WORDS } from "../induction/proper-nouns.js";
@@ -58,13 +58,24 @@ export const POOL_DEPTH = 100;
 /** How many of the best content candidates may be the one that covers the need. */
 const COVER_DEPTH = 10;
 
+/**
+ * A unit's stems, kept while the unit object lives: one recall reads them for its judgment and for its hits'
+ * scores (to-hits.ts), and they were a fifth of a LongMemEval recall. Checked against the text they were read
+ * from, so a unit changed in place is read again.
+ */
+const stemsOfUnit = new WeakMap<MemoryUnit, { text: string; stems: Set<string> }>();
+
 // The content, and the attributes of the states anchoring read from it ("I work as a nurse" states the job): not
 // the cue, which carries its episode's words and would cover the need for every turn of it.
 // A compound counts by its parts here as in the query ("self-portrait" holds "portrait").
 function unitStems(unit: MemoryUnit): Set<string> {
   const slots = (unit.context.states ?? []).map((s) => s.slot).join(" ");
-  const text = `${unit.content} ${slots}`;
-  return new Set([...stemmedTerms(text), ...(text.includes("-") ? stemmedTerms(text.replace(/-/g, " ")) : [])]);
+  const text = slots ? `${unit.content} ${slots}` : unit.content;
+  const known = stemsOfUnit.get(unit);
+  if (known?.text === text) return known.stems;
+  const stems = stemmedTermsWithParts(text);
+  stemsOfUnit.set(unit, { text, stems });
+  return stems;
 }
 
 /**
