@@ -6,6 +6,7 @@ import { stemmedTerms, stemmedTermsWithParts } from "../language/stemmed-terms.j
 import { truncate } from "../formats/shared.js";
 import { escapeStoredText } from "../language/escape-stored-text.js";
 import { TIME_WORDS } from "../induction/proper-nouns.js";
+import { memoize } from "../util/memoize.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -152,15 +153,6 @@ function askedSubject(frame: RecallFrame | null): AskedSubject | null {
   return { name: `the ${role}`, spoke: (u) => u.context.role === role, everyWord: role === "assistant" };
 }
 
-/** A function of a pool index, computed once per index and only where a test asks. */
-function memoized<T>(f: (i: number) => T): (i: number) => T {
-  const memo = new Map<number, T>();
-  return (i) => {
-    if (!memo.has(i)) memo.set(i, f(i));
-    return memo.get(i)!;
-  };
-}
-
 /** `keyed`: the query's key words, when the caller has them already (the recall's scores read them too). */
 export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], keyed = queryKeyWords(query, frame)): EvidenceFeatures {
   const depth = pool.slice(0, POOL_DEPTH);
@@ -172,8 +164,8 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
     const share = shareHeld(keyed, stems);
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
   }
-  // What each unit's speaker says of themselves.
-  const own = memoized((i) => selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null));
+  // What each unit's speaker says of themselves, read once per unit and only where a test asks.
+  const own = memoize((i: number) => selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null));
   // A named person must say of themselves as much of the need as anyone says of themselves in the best candidates:
   // "What instrument is John learning?" is not met by John asking Tim "What instrument are you playing?", and
   // "…is Tim learning?" is met by Tim's "I'm learning to play the violin" although John's question holds more words.
