@@ -4,7 +4,6 @@ import { timeOf, type Validity } from "../anchoring/derive-validity.js";
 import { validSpan } from "./valid-span.js";
 import { isSubjectAsked } from "../induction/state-subject.js";
 import { sameCountedThing } from "../language/attribute-key.js";
-import { memoize } from "../util/memoize.js";
 
 /**
  * The units that state the slot a question asks about (frame.stateSlot), of
@@ -51,17 +50,9 @@ export function stateAnswers(
   };
   // Whose state is asked ("my sister", "Ana", "I"): when some statement of the slot is that subject's, only theirs answer.
   const asked = frame.stateSubject ?? null;
-  // A slot can have tens of thousands of statements at 1M units, but few distinct slot names and subjects: each
-  // is judged once per recall, not once per statement.
-  const answersSlot = memoize((stated: string) => slot.slots.some((a) => slotAnswers(a, stated)));
-  const ofSlot = (u: MemoryUnit) => (u.context.states ?? []).filter((s) => !s.ends && answersSlot(s.slot));
+  const ofSlot = (u: MemoryUnit) => (u.context.states ?? []).filter((s) => !s.ends && slot.slots.some((asked) => slotAnswers(asked, s.slot)));
   const speakerOf = (u: MemoryUnit) => u.context.participants[0] ?? "";
-  const subjectAsked = memoize((pair: string) => {
-    const [subject, speaker] = pair.split("\u0000") as [string, string];
-    return isSubjectAsked(asked, subject, speaker, aliasOf);
-  });
-  const isAsked = (s: { subject: string }, u: MemoryUnit) => subjectAsked(`${s.subject}\u0000${speakerOf(u)}`);
-  const askedAbout = memoize((u: MemoryUnit) => ofSlot(u).some((s) => isAsked(s, u)));
+  const askedAbout = (u: MemoryUnit) => ofSlot(u).some((s) => isSubjectAsked(asked, s.subject, speakerOf(u), aliasOf));
   const bySubject = asked && stateUnits.some(askedAbout);
   // The query's own anchor event, not the caller's validAt instant.
   const anchorId = frame.time && window === frame.time && frame.time.relation === "before" ? frame.time.anchorUnitId : undefined;
@@ -87,7 +78,7 @@ export function stateAnswers(
       const v = validityOf(u.id);
       return v !== undefined && validAtAskedTime(v);
     });
-  if (frame.currentState && !window) valid.push(...endedSince(stateUnits, answersSlot, valid, (s, u) => (bySubject ? isAsked(s, u) : about(s.subject))));
+  if (frame.currentState && !window) valid.push(...endedSince(stateUnits, slot.slots, valid, (s, u) => (bySubject ? isSubjectAsked(asked, s.subject, speakerOf(u), aliasOf) : about(s.subject))));
   return valid.sort((a, b) => b.context.session.start.localeCompare(a.context.session.start));
 }
 
@@ -103,11 +94,11 @@ function slotAnswers(asked: string, stated: string): boolean {
  */
 function endedSince(
   stateUnits: readonly MemoryUnit[],
-  answersSlot: (stated: string) => boolean,
+  slots: readonly string[],
   validNow: readonly MemoryUnit[],
   isAsked: (s: NonNullable<MemoryUnit["context"]["states"]>[number], u: MemoryUnit) => boolean,
 ): MemoryUnit[] {
-  const stating = (u: MemoryUnit, ends: boolean) => (u.context.states ?? []).filter((s) => s.ends === ends && answersSlot(s.slot) && isAsked(s, u));
+  const stating = (u: MemoryUnit, ends: boolean) => (u.context.states ?? []).filter((s) => s.ends === ends && slots.some((asked) => slotAnswers(asked, s.slot)) && isAsked(s, u));
   if (validNow.some((u) => stating(u, false).length > 0)) return [];
   const lastValue = stateUnits.filter((u) => stating(u, false).length > 0).reduce((t, u) => (timeOf(u) > t ? timeOf(u) : t), "");
   return stateUnits.filter((u) => stating(u, true).length > 0 && timeOf(u) >= lastValue);
