@@ -24,7 +24,8 @@ export const TIME_WORDS: ReadonlySet<string> = new Set([
   "spring", "summer", "autumn", "fall", "winter", "today", "yesterday", "tomorrow",
 ]);
 const SCAFFOLD = new Set([...STOPWORDS, "describe", "list", "name", "give", "explain", "summarize", "summarise", "remind", "recall", "please"]);
-const PRONOUN_I = /^i(['’](m|d|ll|ve))?$/i;
+/** "I" and its contractions: capitalised, never a name. */
+export const PRONOUN_I = /^i(['’](m|d|ll|ve))?$/i;
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&.-]*/gu;
 const POSSESSIVE = /['’]s?$/;
@@ -40,6 +41,11 @@ function inSpans(start: number, end: number, spans: [number, number][]): boolean
   return spans.some(([s, e]) => s < end && start < e);
 }
 
+/** Whether a word at `start` opens a sentence or a quotation, where any word is capitalised. */
+export function opensSentence(query: string, start: number): boolean {
+  return /(^|[.!?:]\s*|["“(]\s*)$/.test(query.slice(0, start));
+}
+
 /** Capitalised, meaningful tokens: the only ones that can name a place or an entity here. */
 function candidates(query: string, excluded: [number, number][]): Token[] {
   const out: Token[] = [];
@@ -48,7 +54,7 @@ function candidates(query: string, excluded: [number, number][]): Token[] {
     const text = m[0].replace(/[.-]+$/, "").replace(POSSESSIVE, "");
     const end = start + text.length;
     if (text === "" || !/^\p{Lu}/u.test(text) || PRONOUN_I.test(text)) continue;
-    const initial = /(^|[.!?:]\s*|["“(]\s*)$/.test(query.slice(0, start));
+    const initial = opensSentence(query, start);
     const lower = text.toLowerCase();
     if (TIME_WORDS.has(lower) || inSpans(start, end, excluded)) continue;
     if (initial && SCAFFOLD.has(lower)) continue;

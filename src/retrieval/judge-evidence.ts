@@ -5,7 +5,7 @@ import { lexicalTerms, escapeRegExp } from "../language/text.js";
 import { stemmedTerms, stemmedTermsWithParts } from "../language/stemmed-terms.js";
 import { truncate } from "../formats/shared.js";
 import { escapeStoredText } from "../language/escape-stored-text.js";
-import { TIME_WORDS } from "../induction/proper-nouns.js";
+import { TIME_WORDS, PRONOUN_I, opensSentence } from "../induction/proper-nouns.js";
 import { memoize } from "../util/memoize.js";
 
 /**
@@ -70,13 +70,18 @@ const stemsOfUnit = new WeakMap<MemoryUnit, { text: string; stems: Set<string> }
 // the cue, which carries its episode's words and would cover the need for every turn of it.
 // A compound counts by its parts here as in the query ("self-portrait" holds "portrait").
 function unitStems(unit: MemoryUnit): Set<string> {
-  const slots = (unit.context.states ?? []).map((s) => s.slot).join(" ");
-  const text = slots ? `${unit.content} ${slots}` : unit.content;
+  const text = withSlots(unit, unit.content);
   const known = stemsOfUnit.get(unit);
   if (known?.text === text) return known.stems;
   const stems = stemmedTermsWithParts(text);
   stemsOfUnit.set(unit, { text, stems });
   return stems;
+}
+
+/** A unit's words and the attributes of its states. */
+function withSlots(unit: MemoryUnit, words: string): string {
+  const slots = (unit.context.states ?? []).map((s) => s.slot).join(" ");
+  return slots ? `${words} ${slots}` : words;
 }
 
 /**
@@ -88,7 +93,7 @@ function selfStatementStems(unit: MemoryUnit, speaker: string | null): Set<strin
   const own = speaker ? new RegExp(`\\b(i|i'm|i've|my|me|we|our|${escapeRegExp(speaker)})\\b`, "i") : /\b(i|i'm|i've|my|me|we|our)\b/i;
   const sentences = unit.content.match(/[^.!?]+[.!?]*/g) ?? [unit.content];
   const kept = sentences.filter((t) => own.test(t.replace(/^\s*[\p{L} ]+:\s/u, "")) || (!t.trimEnd().endsWith("?") && !/\byou(r|'re|'ve)?\b/i.test(t)));
-  return unitStems({ ...unit, content: kept.join(" ") });
+  return stemmedTermsWithParts(withSlots(unit, kept.join(" ")));
 }
 
 /** Whose turn the unit is: its source's speaker, else the name its restated content opens with ("Melanie ran…", "Melanie: …"). */
@@ -115,7 +120,7 @@ function namesOf(query: string, keyed: ReadonlyArray<{ word: string }>): string[
   const written = new Set<string>();
   for (const m of query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)) {
     const start = m.index ?? 0;
-    if (!/\p{Lu}/u.test(m[0]) || /^I(['’]\w+)?$/.test(m[0]) || /(^|[.!?:]\s*|["“(]\s*)$/.test(query.slice(0, start))) continue;
+    if (!/\p{Lu}/u.test(m[0]) || PRONOUN_I.test(m[0]) || opensSentence(query, start)) continue;
     for (const part of m[0].toLowerCase().replace(/['’]s?$/, "").split("-")) written.add(part);
   }
   return keyed.filter((k) => written.has(k.word) && !TIME_WORDS.has(k.word)).map((k) => k.word);
