@@ -14,6 +14,7 @@ import { asksQuestion } from "./asks-question.js";
 import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
 import { unitsStatingSlots } from "./units-stating-slots.js";
+import { slotStatementsOf } from "./slot-statements.js";
 import { namespaceSnapshot } from "./namespace-snapshot.js";
 import { CONTENT_SCORE_WEIGHTS } from "./final-score.js";
 import { queryKeyWords, judgeEvidence, type EvidenceJudgment } from "./judge-evidence.js";
@@ -142,7 +143,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
     // states are read); every state, through the override, when contexts are overridden (an override may
     // give a unit another's states).
     ...(stateIndex && frame?.stateSlot
-      ? { stateUnits: request.contextOverride ? [...stateIndex.values()].map((u) => lookUp(u.id)!) : unitsStatingSlots(stateIndex, frame.stateSlot.slots) }
+      ? { stateUnits: request.contextOverride ? [...stateIndex.values()].map((u) => lookUp(u.id)!) : slotStatementsOf(states!.validity, frame.stateSlot.slots, () => unitsStatingSlots(stateIndex, frame.stateSlot!.slots)) }
       : {}),
     ...(request.signals ? { signals: request.signals } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),

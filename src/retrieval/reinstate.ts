@@ -14,6 +14,7 @@ import { episodeOfCandidate } from "./episode-of.js";
 import { addEpisodeSupport } from "./episode-support.js";
 import { inheritFromSuperseded } from "./successor-lift.js";
 import { stateAnswers } from "./state-answers.js";
+import type { SlotStatements } from "./slot-statements.js";
 import { contextValidUnits } from "./context-valid.js";
 import { answersBeforeQuestions } from "./answers-before-questions.js";
 import { spreadOverEpisodes } from "./spread-over-episodes.js";
@@ -66,8 +67,11 @@ export interface ReinstateOptions {
    * outside the pool and joins the candidates then (unitOf must know it).
    */
   validityOf?: (unitId: string) => Validity | undefined;
-  /** The units of the namespace that state a state — at least every one stating the frame's stateSlot: a question about a state is answered from them (unitOf must know them). */
-  stateUnits?: readonly MemoryUnit[];
+  /**
+   * The units of the namespace that state a state — at least every one stating the frame's stateSlot: a question about a state is answered from them (unitOf must know them).
+   * Or those of the frame's stateSlot already laid out (slot-statements.ts), as the pipeline keeps them per namespace.
+   */
+  stateUnits?: readonly MemoryUnit[] | SlotStatements;
   /** Who a relation names in the namespace ("ines's sister" → "ana"; namespaceValidity's aliases): whose state a question asks about is resolved through it. */
   aliasOf?: ReadonlyMap<string, string>;
   /** The caller asks for the state at this instant (ISO; needs validityOf): statements not valid then go last. */

@@ -1,9 +1,9 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, type RecallFrame } from "../model/recall-frame.js";
-import { timeOf, type Validity } from "../anchoring/derive-validity.js";
+import type { Validity } from "../anchoring/derive-validity.js";
 import { validSpan } from "./valid-span.js";
 import { isSubjectAsked } from "../induction/state-subject.js";
-import { sameCountedThing } from "../language/attribute-key.js";
+import { slotStatements, type SlotStatements } from "./slot-statements.js";
 
 /**
  * The units that state the slot a question asks about (frame.stateSlot), of
@@ -21,7 +21,7 @@ import { sameCountedThing } from "../language/attribute-key.js";
  */
 export function stateAnswers(
   frame: RecallFrame | null,
-  stateUnits: readonly MemoryUnit[],
+  stateUnits: readonly MemoryUnit[] | SlotStatements,
   validityOf: (unitId: string) => Validity | undefined,
   validAt?: string,
   aliasOf: ReadonlyMap<string, string> = new Map(),
@@ -33,35 +33,38 @@ export function stateAnswers(
   const atInstant = validAt ? { relation: "during" as const, window: { start: validAt, end: new Date(Date.parse(validAt) + 1).toISOString() } } : null;
   const window = isReliable(frame.time) && !frame.currentState ? frame.time : atInstant;
   if (!frame.currentState && !window) return [];
-  // Read once per recall, not per statement: a slot can have thousands of statements at 100k units.
+  const table = "pairs" in stateUnits ? stateUnits : slotStatements(stateUnits, slot.slots, validityOf);
+  const { units, values, ends } = table;
+
+  // Each distinct (subject, speaker) pair is judged once: is it the person the frame names, and the subject asked about?
   const firstNames = people.map((p) => p.split(/\s+/)[0]);
-  // A slot's statements share a handful of subjects: each is judged once.
-  const judged = new Map<string, boolean>();
   const about = (subject: string) => {
     if (people.length === 0) return true;
-    let found = judged.get(subject);
-    if (found === undefined) {
-      const name = subject.toLowerCase();
-      const first = name.split(/\s+/)[0];
-      found = people.some((p, i) => p === name || firstNames[i] === first);
-      judged.set(subject, found);
-    }
-    return found;
+    const name = subject.toLowerCase();
+    const first = name.split(/\s+/)[0];
+    return people.some((p, i) => p === name || firstNames[i] === first);
   };
   // Whose state is asked ("my sister", "Ana", "I"): when some statement of the slot is that subject's, only theirs answer.
   const asked = frame.stateSubject ?? null;
-  const ofSlot = (u: MemoryUnit) => (u.context.states ?? []).filter((s) => !s.ends && slot.slots.some((asked) => slotAnswers(asked, s.slot)));
-  const speakerOf = (u: MemoryUnit) => u.context.participants[0] ?? "";
-  const askedAbout = (u: MemoryUnit) => ofSlot(u).some((s) => isSubjectAsked(asked, s.subject, speakerOf(u), aliasOf));
-  const bySubject = asked && stateUnits.some(askedAbout);
+  const pairAsked = table.pairs.map((p) => isSubjectAsked(asked, p.subject, p.speaker, aliasOf));
+  const bySubject = asked !== null && Array.prototype.some.call(values.pair, (p: number) => pairAsked[p]);
+  const pairCounts = bySubject ? pairAsked : table.pairs.map((p) => about(p.subject));
+  // A unit counts when one of its value statements is of a counted pair.
+  const counts = new Uint8Array(units.length);
+  for (let r = 0; r < values.unit.length; r++) if (pairCounts[values.pair[r]!]) counts[values.unit[r]!] = 1;
+
   // The query's own anchor event, not the caller's validAt instant.
   const anchorId = frame.time && window === frame.time && frame.time.relation === "before" ? frame.time.anchorUnitId : undefined;
-  const anchorValidity = anchorId !== undefined && stateUnits.some((u) => u.id === anchorId && ofSlot(u).length > 0) ? validityOf(anchorId) : undefined;
+  const anchorIndex = anchorId === undefined ? -1 : units.findIndex((u) => u.id === anchorId);
+  const anchorStates = anchorIndex >= 0 && Array.prototype.includes.call(values.unit, anchorIndex);
+  const anchorValidity = anchorStates ? validityOf(anchorId!) : undefined;
+  const skipped = anchorValidity ? anchorIndex : -1;
   const start = anchorValidity ? validSpan(anchorValidity).from : window ? Date.parse(window.window.start) : 0;
   const end = window ? Date.parse(window.window.end) : 0;
-  const validAtAskedTime = (v: Validity) => {
-    if (!window) return v.supersededBy === null;
-    const { from, to } = validSpan(v);
+  const validAtAskedTime = (i: number) => {
+    if (!window) return table.current[i] === 1;
+    const from = table.from[i]!;
+    const to = table.to[i]!;
     switch (window.relation) {
       case "before":
         return from < start;
@@ -71,35 +74,28 @@ export function stateAnswers(
         return from < end && start < to;
     }
   };
-  const valid = stateUnits
-    .filter((u) => u.id !== anchorId || !anchorValidity)
-    .filter((u) => (bySubject ? askedAbout(u) : ofSlot(u).some((s) => about(s.subject))))
-    .filter((u) => {
-      const v = validityOf(u.id);
-      return v !== undefined && validAtAskedTime(v);
-    });
-  if (frame.currentState && !window) valid.push(...endedSince(stateUnits, slot.slots, valid, (s, u) => (bySubject ? isSubjectAsked(asked, s.subject, speakerOf(u), aliasOf) : about(s.subject))));
-  return valid.sort((a, b) => b.context.session.start.localeCompare(a.context.session.start));
-}
-
-/** A slot the question asks (state-slot-cue.ts) that a statement's slot answers: the same, or a count of the same thing ("beehives", "hives"). */
-function slotAnswers(asked: string, stated: string): boolean {
-  return asked === stated || sameCountedThing(asked, stated);
+  let valid: number[] = [];
+  for (let i = 0; i < units.length; i++) if (counts[i] && i !== skipped && table.hasValidity[i] && validAtAskedTime(i)) valid.push(i);
+  if (frame.currentState && !window && valid.length === 0) valid = endedSince(table, pairCounts);
+  // Newest session first; within one, in the order given.
+  return valid.sort((a, b) => table.sessionStart[b]! - table.sessionStart[a]! || a - b).map((i) => units[i]!);
 }
 
 /**
  * The statements that end the slot ("I quit the pub") of a subject none of
- * whose values still holds, said after all of them: nothing else answers
- * "what is his job now?" as truly.
+ * whose values still holds (the caller found none valid now), said after all
+ * of them: nothing else answers "what is his job now?" as truly.
  */
-function endedSince(
-  stateUnits: readonly MemoryUnit[],
-  slots: readonly string[],
-  validNow: readonly MemoryUnit[],
-  isAsked: (s: NonNullable<MemoryUnit["context"]["states"]>[number], u: MemoryUnit) => boolean,
-): MemoryUnit[] {
-  const stating = (u: MemoryUnit, ends: boolean) => (u.context.states ?? []).filter((s) => s.ends === ends && slots.some((asked) => slotAnswers(asked, s.slot)) && isAsked(s, u));
-  if (validNow.some((u) => stating(u, false).length > 0)) return [];
-  const lastValue = stateUnits.filter((u) => stating(u, false).length > 0).reduce((t, u) => (timeOf(u) > t ? timeOf(u) : t), "");
-  return stateUnits.filter((u) => stating(u, true).length > 0 && timeOf(u) >= lastValue);
+function endedSince(table: SlotStatements, pairCounts: readonly boolean[]): number[] {
+  let lastValue = Number.NEGATIVE_INFINITY;
+  for (let r = 0; r < table.values.unit.length; r++) {
+    const time = table.time[table.values.unit[r]!]!;
+    if (pairCounts[table.values.pair[r]!] && time > lastValue) lastValue = time;
+  }
+  const ending = new Set<number>();
+  for (let r = 0; r < table.ends.unit.length; r++) {
+    const i = table.ends.unit[r]!;
+    if (pairCounts[table.ends.pair[r]!] && table.time[i]! >= lastValue) ending.add(i);
+  }
+  return [...ending];
 }

@@ -103,3 +103,17 @@ test("validAt: the state valid at an instant first, the others behind it with wh
   await assert.rejects(memory.recall("Where does the user live?", { namespace: "moves", validAt: "last spring" }), (e: Error & { code?: string }) => e.code === "BAD_VALID_AT");
   await memory.close();
 });
+
+test("a hit's validity is the caller's copy: changing it changes nothing the next recall reads", async () => {
+  const memory = await movesMemory();
+  const first = await memory.recall("Where does the user live?", { namespace: "moves", k: 5 });
+  const porto = first.hits[0]!;
+  assert.equal(porto.unit.validity?.supersededBy, null);
+  // A caller scribbles on what it was handed (the store's snapshot keeps its own, laid out per slot).
+  Object.assign(porto.unit.validity!, { supersededBy: "u_elsewhere", validTo: "2022-01-01T00:00:00.000Z" });
+  const again = await memory.recall("Where does the user live?", { namespace: "moves", k: 5 });
+  assert.equal(again.hits[0]!.unit.id, porto.unit.id);
+  assert.equal(again.hits[0]!.unit.validity?.supersededBy, null);
+  assert.equal(again.hits[0]!.unit.validity?.validTo, null);
+  await memory.close();
+});

@@ -8,7 +8,7 @@ import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeSession } from "../testing/make-unit.js";
 import { seededRandom } from "../../util/seeded-random.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import { unitFrequencies } from "./lexical-index.js";
+import { SlotsByRowid, unitPostings, type UnitPostings } from "./lexical-index.js";
 import { parseFilter } from "../../model/memory-filter.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-lex-"));
@@ -178,11 +178,39 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
   });
 });
 
-describe("unitFrequencies (a term's instances summed per unit)", () => {
-  it("sums content instances as 1 and cue instances as 0.5 per unit, in rowid order, skipping other columns", () => {
-    assert.deepEqual(unitFrequencies([3, 3, -3, null, 7, -9, -9, 12]), { rowids: [3, 7, 9, 12], freqs: [2.5, 1, 1, 1] });
+describe("unitPostings (a term's instances summed per unit of the namespace)", () => {
+  // Rowids 3, 7 and 12 are the namespace's (slots 0, 1, 2); 9 is another namespace's.
+  const slots = new Map([[3, 0], [7, 1], [12, 2]]);
+  const slotOf = { get: (rowid: number) => slots.get(rowid) ?? -1 };
+  const plain = (p: UnitPostings) => ({ slots: [...p.slots.subarray(0, p.length)], freqs: [...p.freqs.subarray(0, p.length)], outside: p.outside });
+  it("sums content instances as 1 and cue instances as 0.5 per unit (0: another column), in rowid order, counting the units outside", () => {
+    assert.deepEqual(plain(unitPostings([3, 3, -3, 0, 7, -9, -9, 12], slotOf)), { slots: [0, 1, 2], freqs: [2.5, 1, 1], outside: 1 });
   });
   it("gives the same sums when a unit's instances are not adjacent", () => {
-    assert.deepEqual(unitFrequencies([7, 3, -7, 3, null, -3]), { rowids: [3, 7], freqs: [2.5, 1.5] });
+    assert.deepEqual(plain(unitPostings([7, 3, -7, 0, 3, -3, 9], slotOf)), { slots: [0, 1], freqs: [2.5, 1.5], outside: 1 });
+  });
+});
+
+describe("SlotsByRowid", () => {
+  it("answers like a Map through writes in order, out of order, deletes and a spread that leaves the array", () => {
+    const slots = new SlotsByRowid();
+    const reference = new Map<number, number>();
+    const set = (rowid: number, slot: number) => (slots.set(rowid, slot), reference.set(rowid, slot));
+    const del = (rowid: number) => (slots.delete(rowid), reference.delete(rowid));
+    const same = () => {
+      for (const rowid of [0, 1, 2, 499, 500, 501, 1_000, 1_999, 2_000, 2_500, 5_000, 50_000, 1_000_000, 1_000_001]) assert.equal(slots.get(rowid), reference.get(rowid) ?? -1, `rowid ${rowid}`);
+    };
+    for (let r = 500; r < 2_000; r++) set(r, r - 500);
+    same();
+    set(2, 1_500); // below the base: the array grows down
+    del(1_000);
+    same();
+    set(1_000, 7); // back again, another slot
+    same();
+    set(1_000_000, 1_501); // far out: a Map from here on, with everything kept
+    del(501);
+    same();
+    set(1_000_001, 1_502);
+    same();
   });
 });

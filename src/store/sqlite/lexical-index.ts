@@ -16,9 +16,7 @@ const REBUILD_SHARE = 0.25;
 const TOKEN_CACHE_SIZE = 10_000;
 
 /** One term's postings in the namespace (document slots, bm25 frequencies: content occurrences + 0.5 × cue occurrences), read on first use. */
-interface Postings {
-  slots: number[];
-  freqs: number[];
+interface Postings extends UnitPostings {
   /** Units of other namespaces holding the term (FTS5's document count is the file's), as of `outsideAt`. */
   outside: number;
   outsideAt: string;
@@ -33,7 +31,7 @@ interface LoadedLexicalIndex {
   rowids: number[];
   lengths: number[];
   alive: Uint8Array;
-  slotOf: Map<number, number>;
+  slotOf: SlotsByRowid;
   live: number;
   terms: Map<string, Postings>;
   /** Slots added or dead since the build. */
@@ -160,7 +158,7 @@ export class SqliteLexicalIndexes {
       const p = this.postings(namespace, entry, token, alone ? null : fileAt);
       if (p.live?.seq !== entry.seq) {
         let count = 0;
-        for (const slot of p.slots) count += alive[slot]!;
+        for (let i = 0; i < p.length; i++) count += alive[p.slots[i]!]!;
         p.live = { seq: entry.seq, count };
       }
       const hits = (alone ? 0 : p.outside) + p.live.count;
@@ -182,7 +180,7 @@ export class SqliteLexicalIndexes {
           const rowsOf = this.db.prepare(`SELECT rowid, bm25(fts, 1.0, ${CUE_WEIGHT}, 0.0, 0.0) FROM fts WHERE fts MATCH ?`).raw().all(`{content cue} : ${r.phrase}`) as Array<[number, number]>;
           for (const [rowid, b] of rowsOf) {
             const slot = entry.slotOf.get(rowid);
-            if (slot === undefined || !alive[slot]) continue;
+            if (slot < 0 || !alive[slot]) continue;
             scores[slot]! += -b;
             mark(slot);
           }
@@ -191,7 +189,7 @@ export class SqliteLexicalIndexes {
         const { p, hits } = r;
         let idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
         if (idf <= 0.0) idf = 1e-6;
-        for (let i = 0; i < p.slots.length; i++) {
+        for (let i = 0; i < p.length; i++) {
           const slot = p.slots[i]!;
           if (!alive[slot]) continue;
           const f = p.freqs[i]!;
@@ -216,24 +214,15 @@ export class SqliteLexicalIndexes {
     if (p && (fileAt === null || p.outsideAt === fileAt)) return p;
     this.prepare();
     // Every instance of the token as one JSON array aggregated by SQLite (a row per instance through the driver
-    // costs more than the rest), summed per unit by unitFrequencies: grouping by unit in SQL (GROUP BY doc into a
-    // "rowid:freq" string) cost 3–4× as much at 100k units.
+    // costs more than the rest), summed per unit by unitPostings: grouping by unit in SQL (GROUP BY doc into a
+    // "rowid:freq" string) cost 3–4× as much at 100k units. 0 for another column (cheaper than a WHERE on col).
     const instances = JSON.parse(
       this.db
-        .prepare(`SELECT json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc END) FROM temp.fts_instances WHERE term = ?`)
+        .prepare(`SELECT json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc ELSE 0 END) FROM temp.fts_instances WHERE term = ?`)
         .pluck()
         .get(token) as string,
-    ) as Array<number | null>;
-    const fresh: Postings = { slots: [], freqs: [], outside: 0, outsideAt: fileAt ?? "" };
-    const { rowids, freqs } = unitFrequencies(instances);
-    for (let i = 0; i < rowids.length; i++) {
-      const slot = entry.slotOf.get(rowids[i]!);
-      if (slot === undefined) fresh.outside++;
-      else {
-        fresh.slots.push(slot);
-        fresh.freqs.push(freqs[i]!);
-      }
-    }
+    ) as number[];
+    const fresh: Postings = { ...unitPostings(instances, entry.slotOf), outsideAt: fileAt ?? "" };
     entry.terms.set(token, fresh);
     return fresh;
   }
@@ -282,7 +271,7 @@ export class SqliteLexicalIndexes {
     const touched = new Set<number>(changes);
     for (const rowid of touched) {
       const slot = entry.slotOf.get(rowid);
-      if (slot !== undefined && entry.alive[slot]) {
+      if (slot >= 0 && entry.alive[slot]) {
         entry.alive[slot] = 0;
         entry.live--;
         entry.changes++;
@@ -316,8 +305,7 @@ export class SqliteLexicalIndexes {
       // A term not loaded yet is read from the fts table when first searched, with these units in it.
       const p = entry.terms.get(term);
       if (!p) continue;
-      p.slots.push(slotOf.get(doc)!);
-      p.freqs.push(f);
+      appendPosting(p, slotOf.get(doc)!, f);
     }
     entry.changes += rows.length;
   }
@@ -348,41 +336,150 @@ export class SqliteLexicalIndexes {
 }
 
 /**
- * An instance list as postings-to-be: each unit's rowid once, with its bm25
+ * A term's instance list as postings: each unit's slot once, with its bm25
  * frequency (content instances + CUE_WEIGHT × cue instances; the same sums
- * SQL's GROUP BY made, exact in doubles). An instance is the unit's rowid
- * for one in content, minus it for one in cue (rowids are positive), null
- * in another column. FTS5 hands them out in doclist order (by rowid), so a
- * unit's instances are adjacent; should they not be, they are summed by unit
- * all the same, in rowid order.
+ * SQL's GROUP BY made, exact in doubles), and how many units holding it lie
+ * outside the namespace (no slot). An instance is the unit's rowid for one
+ * in content, minus it for one in cue (rowids are positive). FTS5 hands them
+ * out in doclist order (by rowid), so a unit's instances are adjacent and
+ * one pass sums them; should they not be, they are summed by unit all the
+ * same, in rowid order. One pass over a plain integer array, with the slots
+ * looked up in an array: at 1M units the first read of a term in 270k of
+ * them cost ~200 ms, two thirds of it JavaScript.
  */
-export function unitFrequencies(instances: ReadonlyArray<number | null>): { rowids: number[]; freqs: number[] } {
-  const rowids: number[] = [];
-  const freqs: number[] = [];
+export function unitPostings(instances: readonly number[], slotOf: { get(rowid: number): number }): UnitPostings {
+  // Typed arrays filled in place: pushing onto number arrays cost ~70 ns a posting (growth, doubles), this ~5.
+  const slots = new Int32Array(instances.length);
+  const freqs = new Float64Array(instances.length);
+  let length = 0;
+  let outside = 0;
   let last = 0;
-  for (const signed of instances) {
-    if (signed === null) continue;
-    const rowid = Math.abs(signed);
+  let inside = false;
+  for (let i = 0; i < instances.length; i++) {
+    const signed = instances[i]!;
+    if (signed === 0) continue;
+    const rowid = signed < 0 ? -signed : signed;
     const weight = signed > 0 ? 1.0 : CUE_WEIGHT;
-    if (rowid === last) freqs[freqs.length - 1]! += weight;
-    else if (rowid > last) {
-      rowids.push(rowid);
-      freqs.push(weight);
-      last = rowid;
-    } else return unitFrequenciesUnordered(instances);
+    if (rowid === last) {
+      if (inside) freqs[length - 1]! += weight;
+      continue;
+    }
+    if (rowid < last) return unitPostingsUnordered(instances, slotOf);
+    last = rowid;
+    const slot = slotOf.get(rowid);
+    inside = slot >= 0;
+    if (!inside) outside++;
+    else {
+      slots[length] = slot;
+      freqs[length++] = weight;
+    }
   }
-  return { rowids, freqs };
+  return { slots, freqs, length, outside };
 }
 
-function unitFrequenciesUnordered(instances: ReadonlyArray<number | null>): { rowids: number[]; freqs: number[] } {
+function unitPostingsUnordered(instances: readonly number[], slotOf: { get(rowid: number): number }): UnitPostings {
   const freqOf = new Map<number, number>();
-  for (const signed of instances) if (signed !== null) freqOf.set(Math.abs(signed), (freqOf.get(Math.abs(signed)) ?? 0) + (signed > 0 ? 1.0 : CUE_WEIGHT));
+  for (const signed of instances) if (signed !== 0) freqOf.set(Math.abs(signed), (freqOf.get(Math.abs(signed)) ?? 0) + (signed > 0 ? 1.0 : CUE_WEIGHT));
   const sorted = [...freqOf].sort((a, b) => a[0] - b[0]);
-  return { rowids: sorted.map(([rowid]) => rowid), freqs: sorted.map(([, f]) => f) };
+  const postings: UnitPostings = { slots: new Int32Array(sorted.length), freqs: new Float64Array(sorted.length), length: 0, outside: 0 };
+  for (const [rowid, freq] of sorted) {
+    const slot = slotOf.get(rowid);
+    if (slot < 0) postings.outside++;
+    else appendPosting(postings, slot, freq);
+  }
+  return postings;
 }
+
+/** A term's postings in a namespace: the first `length` entries of `slots` and `freqs` (room to append), and the units outside it. */
+export interface UnitPostings {
+  slots: Int32Array;
+  freqs: Float64Array;
+  length: number;
+  outside: number;
+}
+
+function appendPosting(p: UnitPostings, slot: number, freq: number): void {
+  if (p.length === p.slots.length) {
+    const capacity = Math.max(16, 2 * p.length);
+    const slots = new Int32Array(capacity);
+    const freqs = new Float64Array(capacity);
+    slots.set(p.slots);
+    freqs.set(p.freqs);
+    p.slots = slots;
+    p.freqs = freqs;
+  }
+  p.slots[p.length] = slot;
+  p.freqs[p.length++] = freq;
+}
+
+/**
+ * A namespace's rowid → document slot (-1: none). A namespace's units are
+ * mostly written together, so their rowids lie close: an array indexed by
+ * rowid − base while the rowids span at most DENSE_SPREAD × the units (a
+ * Map lookup over 1M rowids cost ~200 ns, mostly cache misses); a Map past
+ * that.
+ */
+export class SlotsByRowid {
+  private map: Map<number, number> | null = null;
+  private dense = new Int32Array(0);
+  private base = 0;
+  private size = 0;
+
+  get(rowid: number): number {
+    if (this.map) return this.map.get(rowid) ?? -1;
+    const i = rowid - this.base;
+    return i >= 0 && i < this.dense.length ? this.dense[i]! : -1;
+  }
+
+  set(rowid: number, slot: number): void {
+    if (this.get(rowid) < 0) this.size++;
+    if (!this.map && !this.fits(rowid)) this.map = this.toMap();
+    if (this.map) this.map.set(rowid, slot);
+    else this.dense[rowid - this.base] = slot;
+  }
+
+  delete(rowid: number): void {
+    if (this.get(rowid) < 0) return;
+    this.size--;
+    if (this.map) this.map.delete(rowid);
+    else this.dense[rowid - this.base] = -1;
+  }
+
+  /** Makes room for `rowid` in the array, when the span stays dense enough; false when it would not. */
+  private fits(rowid: number): boolean {
+    if (this.dense.length === 0) {
+      this.base = rowid;
+      this.dense = new Int32Array(1024).fill(-1);
+      return true;
+    }
+    const i = rowid - this.base;
+    if (i >= 0 && i < this.dense.length) return true;
+    const lo = Math.min(this.base, rowid);
+    const hi = Math.max(this.base + this.dense.length - 1, rowid);
+    if (hi - lo + 1 > DENSE_SPREAD * this.size + 1024) return false;
+    // Doubled on the growing side, so a namespace written in order grows the array log-many times.
+    const length = Math.max(hi - lo + 1, 2 * this.dense.length);
+    const start = rowid < this.base ? hi + 1 - length : lo;
+    const grown = new Int32Array(length).fill(-1);
+    grown.set(this.dense, this.base - start);
+    this.dense = grown;
+    this.base = start;
+    return true;
+  }
+
+  private toMap(): Map<number, number> {
+    const map = new Map<number, number>();
+    for (let i = 0; i < this.dense.length; i++) if (this.dense[i]! >= 0) map.set(this.base + i, this.dense[i]!);
+    this.dense = new Int32Array(0);
+    return map;
+  }
+}
+
+/** How far a namespace's rowids may spread (span ÷ units) for its slots to be kept in an array. */
+const DENSE_SPREAD = 4;
 
 function emptyIndex(seq: number): LoadedLexicalIndex {
-  return { seq, rowids: [], lengths: [], alive: new Uint8Array(1024), slotOf: new Map(), live: 0, terms: new Map(), changes: 0, built: 0, scratch: { scores: new Float64Array(0), seen: new Uint8Array(0) } };
+  return { seq, rowids: [], lengths: [], alive: new Uint8Array(1024), slotOf: new SlotsByRowid(), live: 0, terms: new Map(), changes: 0, built: 0, scratch: { scores: new Float64Array(0), seen: new Uint8Array(0) } };
 }
 
 function addSlot(entry: LoadedLexicalIndex, rowid: number, length: number): number {
