@@ -49,6 +49,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("role-aware-dialogue", "reading roles in the answer-aware step (every question lends its answer, as between people)", { roleAwareDialogue: false }),
   signalOff("persons-only-support", "the rule that only people's turns lend episode support (assistant replies lend too)", { personsLendSupport: false }),
   signalOff("spread", "the spread over episodes for aggregating queries", { episodeSpread: 0 }),
+  signalOff("aggregate-support-cut", "the cut of an episode's best-hit support for aggregating queries (they keep all of it, as any query)", { aggregateSupportShare: 1 }),
   signalOff("context-depth", "the depth limit of C_ctx (every valid candidate of the pool comes first)", { contextDepth: 0 }),
   signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
   signalOff("supersession", "supersession for current-state queries (superseded statements last, their successors lifted)", { successorLift: 0 }),

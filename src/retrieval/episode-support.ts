@@ -16,7 +16,8 @@ export interface SupportedCandidate {
  * the mean of the episode's EPISODE_SUPPORT best strong lexical hits (at least
  * SUPPORT_FLOOR of the best BM25 score), plus COVERAGE_WEIGHT times the share
  * of the need's words (the query's, minus the people the frame names) its
- * candidates hold between them. Only people's turns lend it when
+ * candidates hold between them. A query that aggregates keeps
+ * aggregateSupportShare of the first part. Only people's turns lend it when
  * personsLendSupport. `episodeOf` gives a candidate's episode (undefined: none,
  * no support). In the candidates' order; reasons go into `reasonsOf`.
  */
@@ -44,8 +45,10 @@ export function addEpisodeSupport(
     if (lendsSupport(c)) strongScores.set(episode, [...(strongScores.get(episode) ?? []), c.score]);
     for (const t of stemmedTerms(`${unit.content} ${unit.cue}`)) if (need.has(t)) words.add(t);
   }
+  // A query that gathers several episodes keeps only a share of the best hits' part: it would hold the list in one episode.
+  const bestHitsShare = frame?.aggregates ? signals.aggregateSupportShare : 1;
   const episodeScore = (episode: string) =>
-    (signals.episodeSupport > 0 ? (strongScores.get(episode) ?? []).slice(0, signals.episodeSupport).reduce((sum, s) => sum + s, 0) / signals.episodeSupport : 0) +
+    (signals.episodeSupport > 0 ? (bestHitsShare * (strongScores.get(episode) ?? []).slice(0, signals.episodeSupport).reduce((sum, s) => sum + s, 0)) / signals.episodeSupport : 0) +
     (need.size > 0 ? (signals.coverageWeight * covered.get(episode)!.size) / need.size : 0);
   return candidates.map((c) => {
     const episode = episodeOf(c);

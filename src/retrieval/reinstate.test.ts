@@ -215,6 +215,16 @@ describe("reinstate", () => {
       assert.deepEqual(ids(single), ["u2", "u4", "u1"]);
     });
 
+    it("keep half of an episode's best-hit support, so one episode's hits do not hold the list", () => {
+      // No spread: the support alone. S2's three hits lift each other less; u1, alone in S1, comes second.
+      const counted = reinstate(ranking, counting, contextOf, { ...RAMEM, k: 3, signals: { episodeSpread: 0 } });
+      assert.deepEqual(ids(counted), ["u2", "u1", "u4"]);
+      assert.match(counted[0]!.contextReasons.join(" "), /episode S2 \+0\.035/);
+      // The ablation: the whole support, as for a query about one fact.
+      assert.deepEqual(ids(reinstate(ranking, counting, contextOf, { ...RAMEM, k: 3, signals: { episodeSpread: 0, aggregateSupportShare: 1 } })), ["u2", "u4", "u1"]);
+      assert.deepEqual(ids(reinstate(ranking, EMPTY_FRAME("Did Ann see a zebra?"), contextOf, { ...RAMEM, k: 3, signals: { episodeSpread: 0 } })), ["u2", "u4", "u1"]);
+    });
+
   });
 
   describe("chats with an assistant and the depth of C_ctx", () => {

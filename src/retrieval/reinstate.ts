@@ -23,6 +23,7 @@ import { staleBehindSuccessors } from "./validity-order.js";
 import { sameKeyNewestFirst } from "./same-key-order.js";
 
 export {
+  AGGREGATE_SUPPORT_SHARE,
   ANSWER_LIFT,
   CONTEXT_DEPTH,
   COVERAGE_WEIGHT,
@@ -110,7 +111,9 @@ export interface ReinstateOptions {
  *   an active frame      → C_ctx: the first CONTEXT_DEPTH candidates whose
  *                          episodic context satisfies the frame, in that
  *                          order; then C_content: the rest; cut to K;
- *   aggregating query    → the list is spread over episodes (EPISODE_SPREAD),
+ *   aggregating query    → its episode support keeps AGGREGATE_SUPPORT_SHARE of
+ *                          the best hits' part (coverage stays whole), and the
+ *                          list is spread over episodes (EPISODE_SPREAD),
  *                          C_ctx still first;
  *   one occurrence       → inside the occurrence the frame picked, a question
  *                          about it follows its answer (the frame already
