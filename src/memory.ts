@@ -281,7 +281,9 @@ export class Memory {
     checkOptions("validity", options, READ_OPTIONS);
     const namespace = checkNamespace(options.namespace ?? this.defaultNamespace);
     const { validity } = await namespaceValidity(this.store, namespace, await this.store.listSessions(namespace));
-    return validity.get(unitId) ?? null;
+    // The caller's copy: the namespace's own record is read by later recalls (retrieval/slot-statements.ts).
+    const kept = validity.get(unitId);
+    return kept ? structuredClone(kept) : null;
   }
 
   /** What happened to a unit: created, updated, superseded, forgotten, with when and who; oldest first. */

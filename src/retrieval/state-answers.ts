@@ -47,7 +47,7 @@ export function stateAnswers(
   // Whose state is asked ("my sister", "Ana", "I"): when some statement of the slot is that subject's, only theirs answer.
   const asked = frame.stateSubject ?? null;
   const pairAsked = table.pairs.map((p) => isSubjectAsked(asked, p.subject, p.speaker, aliasOf));
-  const bySubject = asked !== null && Array.prototype.some.call(values.pair, (p: number) => pairAsked[p]);
+  const bySubject = asked !== null && values.pair.some((p) => pairAsked[p]!);
   const pairCounts = bySubject ? pairAsked : table.pairs.map((p) => about(p.subject));
   // A unit counts when one of its value statements is of a counted pair.
   const counts = new Uint8Array(units.length);
@@ -56,7 +56,7 @@ export function stateAnswers(
   // The query's own anchor event, not the caller's validAt instant.
   const anchorId = frame.time && window === frame.time && frame.time.relation === "before" ? frame.time.anchorUnitId : undefined;
   const anchorIndex = anchorId === undefined ? -1 : units.findIndex((u) => u.id === anchorId);
-  const anchorStates = anchorIndex >= 0 && Array.prototype.includes.call(values.unit, anchorIndex);
+  const anchorStates = anchorIndex >= 0 && values.unit.includes(anchorIndex);
   const anchorValidity = anchorStates ? validityOf(anchorId!) : undefined;
   const skipped = anchorValidity ? anchorIndex : -1;
   const start = anchorValidity ? validSpan(anchorValidity).from : window ? Date.parse(window.window.start) : 0;

@@ -36,7 +36,7 @@ export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly M
     // The validity travels with the hit's unit, so every face and the evidence pack can show it: a
     // copy, since the namespace snapshot keeps the original for later recalls (slot-statements.ts).
     const kept = validityOf?.(c.unitId);
-    const validity = kept ? { ...kept } : undefined;
+    const validity = kept ? structuredClone(kept) : undefined;
     const planOutcome = outcomes.get(c.unitId);
     const outdated = mayBeOutdatedOf?.(stored);
     const unit = { ...stored, ...(validity ? { validity } : {}), ...(planOutcome ? { planOutcome } : {}), ...(outdated ? { mayBeOutdated: outdated } : {}) };

@@ -104,13 +104,14 @@ test("validAt: the state valid at an instant first, the others behind it with wh
   await memory.close();
 });
 
-test("a hit's validity is the caller's copy: changing it changes nothing the next recall reads", async () => {
+test("a hit's validity, and memory.validity's, are the caller's copy: changing them changes nothing the next recall reads", async () => {
   const memory = await movesMemory();
   const first = await memory.recall("Where does the user live?", { namespace: "moves", k: 5 });
   const porto = first.hits[0]!;
   assert.equal(porto.unit.validity?.supersededBy, null);
   // A caller scribbles on what it was handed (the store's snapshot keeps its own, laid out per slot).
   Object.assign(porto.unit.validity!, { supersededBy: "u_elsewhere", validTo: "2022-01-01T00:00:00.000Z" });
+  Object.assign((await memory.validity(porto.unit.id, { namespace: "moves" }))!, { supersededBy: "u_elsewhere", validTo: "2022-01-01T00:00:00.000Z" });
   const again = await memory.recall("Where does the user live?", { namespace: "moves", k: 5 });
   assert.equal(again.hits[0]!.unit.id, porto.unit.id);
   assert.equal(again.hits[0]!.unit.validity?.supersededBy, null);
