@@ -45,6 +45,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("time-bonus", "the bonus for units that carry a time when the query asks when", { timeAnswerBonus: 0 }),
   signalOff("episode-support", "episode support (the session's strong hits)", { episodeSupport: 0 }),
   signalOff("coverage", "the episode's share of the query's words", { coverageWeight: 0 }),
+  signalOff("assistant-chat-coverage-cut", "the halved coverage in a chat with an assistant (coverage weighs as between people)", { assistantChatCoverage: 1 }),
   signalOff("context-first", "C_ctx first (context-valid candidates keep their scored place)", { contextFirst: false }),
   signalOff("role-aware-dialogue", "reading roles in the answer-aware step (every question lends its answer, as between people)", { roleAwareDialogue: false }),
   signalOff("persons-only-support", "the rule that only people's turns lend episode support (assistant replies lend too)", { personsLendSupport: false }),

@@ -17,7 +17,8 @@ export interface SupportedCandidate {
  * SUPPORT_FLOOR of the best BM25 score), plus COVERAGE_WEIGHT times the share
  * of the need's words (the query's, minus the people the frame names) its
  * candidates hold between them. A query that aggregates keeps
- * aggregateSupportShare of the first part. Only people's turns lend it when
+ * aggregateSupportShare of the first part; in a chat with an assistant (the
+ * candidates carry roles) coverage weighs assistantChatCoverage of itself. Only people's turns lend it when
  * personsLendSupport. `episodeOf` gives a candidate's episode (undefined: none,
  * no support). In the candidates' order; reasons go into `reasonsOf`.
  */
@@ -47,9 +48,11 @@ export function addEpisodeSupport(
   }
   // A query that gathers several episodes keeps only a share of the best hits' part: it would hold the list in one episode.
   const bestHitsShare = frame?.aggregates ? signals.aggregateSupportShare : 1;
+  // A chat with an assistant (its turns carry roles): a user's one request holds what coverage would gather from several turns.
+  const coverageWeight = candidates.some((c) => unitOf(c.unitId)?.context.role) ? signals.assistantChatCoverage * signals.coverageWeight : signals.coverageWeight;
   const episodeScore = (episode: string) =>
     (signals.episodeSupport > 0 ? (bestHitsShare * (strongScores.get(episode) ?? []).slice(0, signals.episodeSupport).reduce((sum, s) => sum + s, 0)) / signals.episodeSupport : 0) +
-    (need.size > 0 ? (signals.coverageWeight * covered.get(episode)!.size) / need.size : 0);
+    (need.size > 0 ? (coverageWeight * covered.get(episode)!.size) / need.size : 0);
   return candidates.map((c) => {
     const episode = episodeOf(c);
     const support = episode === undefined ? 0 : episodeScore(episode);

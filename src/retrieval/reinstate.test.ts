@@ -13,6 +13,7 @@ import {
   TIME_ANSWER_BONUS,
   reinstate,
   type ReinstateOptions,
+  type ReinstateSignals,
 } from "./reinstate.js";
 
 const context = (sessionId: string, speaker = "Ann"): EpisodicContext => ({
@@ -235,6 +236,24 @@ describe("reinstate", () => {
       assert.ok(out.every((c) => !c.contextReasons.some((r) => r.startsWith("episode S2"))), JSON.stringify(out));
       const ablated = reinstate(ranking, null, (id) => chat.get(id), { ...RAMEM, signals: { personsLendSupport: false } });
       assert.match(ablated.find((c) => c.unitId === "u2")!.contextReasons.join(" "), /episode S2/);
+    });
+
+    it("coverage counts half in a chat with an assistant, whole between people", () => {
+      // u1 holds "zebra", u3 "stripes": each its episode's coverage of half the query's two words.
+      const worded = (roles: boolean) =>
+        new Map(
+          [...units].map(([id, u]) => {
+            const content = id === "u1" ? "a zebra" : id === "u3" ? "its stripes" : u.content;
+            return [id, { ...u, content, context: roles ? { ...u.context, role: "user" as const } : u.context }];
+          }),
+        );
+      const coverage = (roles: boolean, signals: Partial<ReinstateSignals> = {}) => {
+        const out = reinstate(ranking, null, (id) => worded(roles).get(id), { ...RAMEM, query: "zebra stripes", signals: { episodeSupport: 0, ...signals } });
+        return out.find((c) => c.unitId === "u1")!.contextReasons.join(" ");
+      };
+      assert.match(coverage(false), /episode S1 \+0\.050/);
+      assert.match(coverage(true), /episode S1 \+0\.025/);
+      assert.match(coverage(true, { assistantChatCoverage: 1 }), /episode S1 \+0\.050/);
     });
 
     it("C_ctx is drawn from the first CONTEXT_DEPTH candidates only: a valid unit far down keeps its place", () => {

@@ -25,6 +25,7 @@ import { sameKeyNewestFirst } from "./same-key-order.js";
 export {
   AGGREGATE_SUPPORT_SHARE,
   ANSWER_LIFT,
+  ASSISTANT_CHAT_COVERAGE,
   CONTEXT_DEPTH,
   COVERAGE_WEIGHT,
   DEFAULT_SIGNALS,
@@ -97,7 +98,9 @@ export interface ReinstateOptions {
  *                          episode's candidates that match the query's words
  *                          (SUPPORT_FLOOR), plus COVERAGE_WEIGHT times the
  *                          share of the query's words (minus the people the
- *                          frame names) that its candidates hold between them.
+ *                          frame names) that its candidates hold between them
+ *                          (half of it in a chat with an assistant, whose
+ *                          user states a request's facts in one turn).
  *                          Only people's turns lend it: an assistant's replies
  *                          echo the request at length and are no independent
  *                          sign that the episode is the one asked about.
