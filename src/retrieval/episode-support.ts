@@ -18,8 +18,8 @@ export interface SupportedCandidate {
  * of the need's words (the query's, minus the people the frame names) its
  * candidates hold between them. A query that aggregates keeps
  * aggregateSupportShare of the first part; in a chat with an assistant (the
- * candidates carry roles) coverage weighs assistantChatCoverage of itself. Only people's turns lend it when
- * personsLendSupport. `episodeOf` gives a candidate's episode (undefined: none,
+ * candidates carry roles) coverage weighs assistantChatCoverage of itself.
+ * Only people's turns lend it when personsLendSupport. `episodeOf` gives a candidate's episode (undefined: none,
  * no support). In the candidates' order; reasons go into `reasonsOf`.
  */
 export function addEpisodeSupport(

@@ -1,5 +1,6 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
-import { isCountSlot, sameCountedThing } from "../language/attribute-key.js";
+import { isCountSlot } from "../language/attribute-key.js";
+import { slotAnswers } from "./slot-statements.js";
 
 /** Per state index (namespaceValidity keeps one object while the namespace is unchanged): each slot's units, as positions in its order. */
 const slotIndexes = new WeakMap<ReadonlyMap<string, MemoryUnit>, { units: MemoryUnit[]; positionsOf: Map<string, number[]> }>();
@@ -26,8 +27,7 @@ export function unitsStatingSlots(stateUnits: ReadonlyMap<string, MemoryUnit>, s
     slotIndexes.set(stateUnits, (index = { units, positionsOf }));
   }
   // A count asked ("number of beehives") is answered by a count of the same thing in other words ("number of hives").
-  const counted = slots.filter(isCountSlot);
-  const keys = counted.length === 0 ? slots : [...slots, ...[...index.positionsOf.keys()].filter((k) => counted.some((c) => c !== k && sameCountedThing(c, k)))];
+  const keys = slots.some(isCountSlot) ? [...index.positionsOf.keys()].filter((k) => slots.some((asked) => slotAnswers(asked, k))) : slots;
   const positions = new Set(keys.flatMap((slot) => index.positionsOf.get(slot) ?? []));
   return [...positions].sort((a, b) => a - b).map((p) => index.units[p]!);
 }

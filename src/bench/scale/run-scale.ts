@@ -267,9 +267,10 @@ async function measureQueries(memory: Memory, queries: readonly GeneratedQuery[]
   let overlap = 0;
   let counted = 0;
   const before = load();
+  const requestOf = (i: number) => ({ namespace, query: queries[i]!.question, k: options.k, pool, queryVector: vectors[i]!, questionDate: queries[i]!.questionDate });
   for (const [i, q] of queries.entries()) {
     const vector = vectors[i]!;
-    const request = { namespace, query: q.question, k: options.k, pool, queryVector: vector, questionDate: q.questionDate };
+    const request = requestOf(i);
     let dense: Array<{ id: string; score: number }> = [];
     let exact = { ids: [] as string[], kthScore: 0 };
     const ops: Array<[keyof typeof times, () => Promise<unknown>]> = [
@@ -296,10 +297,9 @@ async function measureQueries(memory: Memory, queries: readonly GeneratedQuery[]
   }
   // The same queries through RaMem alone once more: what a process that has read their terms answers in.
   const secondPass: number[] = [];
-  for (const [i, q] of queries.entries()) {
-    if (i < options.warmup) continue;
+  for (let i = options.warmup; i < queries.length; i++) {
     const t = performance.now();
-    await runRecall(memory, { namespace, query: q.question, k: options.k, pool, queryVector: vectors[i]!, questionDate: q.questionDate, switches: RAMEM });
+    await runRecall(memory, { ...requestOf(i), switches: RAMEM });
     secondPass.push(performance.now() - t);
   }
   return {
