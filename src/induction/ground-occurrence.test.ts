@@ -144,3 +144,16 @@ test("grounding: the turns beside a plan of the event are about the plan, not an
   assert.deepEqual(first.condition.occurrences.map((o) => o.episodeId), ["S2", "S3"]);
   assert.equal(first.condition.episodeId, "S2");
 });
+
+test("grounding an ordinal: a plan of the event told as done later is an occurrence, in its report's episode", () => {
+  const plan = { ...said("plan", "S1", "2022-01-10", "I just signed up for my first trail race, a 20k in the Vosges in May."), context: { ...said("plan", "S1", "2022-01-10", "").context, planned: true } };
+  const report = said("report", "S2", "2022-06-02", "I survived the Vosges! The 20k took me 2 hours 41 minutes.");
+  const half = said("half", "S3", "2022-10-09", "I ran the Strasbourg trail race in September, 1 hour 52.");
+  const cue = findOccurrenceCue("What happened during Ines's first trail race?")!;
+  const without = groundOccurrence(cue, [plan, half], ["Ines", "Tom"], { subjects: ["Ines"] });
+  assert.deepEqual(without.condition.occurrences.map((o) => o.episodeId), ["S3"], "the plan alone is no occurrence");
+  const grounded = groundOccurrence(cue, [plan, half], ["Ines", "Tom"], { subjects: ["Ines"], reportsOfPlans: new Map([["plan", report]]) });
+  assert.deepEqual(grounded.condition.occurrences.map((o) => o.episodeId), ["S2", "S3"]);
+  assert.equal(grounded.condition.episodeId, "S2");
+  assert.match(grounded.condition.note, /says so itself/, "the plan's own 'first trail race' is its report's");
+});

@@ -45,6 +45,11 @@ export interface OccurrenceEvidence {
   subjects?: readonly string[];
   /** For a cue counted from another occurrence ("after the half marathon"): the best memories of that phrase. */
   anchorMentions?: readonly MemoryUnit[];
+  /**
+   * Plan id → the later turn that tells of it as done (plan-outcome.ts): "I signed up for my first
+   * trail race, a 20k in the Vosges" is told as "I survived the Vosges!", which names no race.
+   */
+  reportsOfPlans?: ReadonlyMap<string, MemoryUnit>;
 }
 
 export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUnit[], knownPeople: readonly string[], evidence: OccurrenceEvidence = {}): OccurrenceGrounding {
@@ -76,6 +81,13 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
     if (besidePlan && !plan && !toldAsDone(m)) continue;
     if (plan) {
       if (names) keepEarliest(plans, episode, planTime(unit));
+      // A plan of the event told as done later is an occurrence, in the episode of its report;
+      // the ordinal the plan gives ("my first trail race") is the report's.
+      const report = unit.context.planned ? evidence.reportsOfPlans?.get(unit.id) : undefined;
+      if (report) {
+        keepEarliest(told, report.context.session.sessionId, happenedAt(report));
+        if (!stated && cue.position === "ordinal" && cue.ordinal > 0 && statedOrdinal(text, keyTerms) === cue.ordinal) stated = report;
+      }
       continue;
     }
     keepEarliest(told, episode, happenedAt(unit));

@@ -14,7 +14,7 @@ import { findCurrentStateCue } from "./current-state-cue.js";
 import { findStateSubject } from "./state-subject.js";
 import { findStateSlot } from "./state-slot-cue.js";
 import { findOccurrenceCue } from "./occurrence-cue.js";
-import { groundOccurrence } from "./ground-occurrence.js";
+import { groundOccurrence, MENTION_DEPTH } from "./ground-occurrence.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
@@ -34,6 +34,8 @@ export interface InductionContext {
   locateEvent?: (phrase: string) => Promise<{ unitId: string; time: TimeInterval } | null>;
   /** Optional: the memories that best match an event phrase ("trip to Japan"), best first; grounds an ordinal ("her second trip"). */
   findMentions?: (phrase: string) => Promise<MemoryUnit[]>;
+  /** Optional: plan id → the later turn that tells of the plan as done; a reported plan counts as an occurrence. */
+  findPlanReports?: (plans: readonly MemoryUnit[]) => Promise<Map<string, MemoryUnit>>;
 }
 
 export const PARTICIPANT_CONFIDENCE = 0.9;
@@ -187,7 +189,9 @@ async function occurrenceCondition(query: string, ctx: InductionContext, partici
   const [mentions, anchorMentions] = await Promise.all([ctx.findMentions(cue.event), cue.anchor ? ctx.findMentions(cue.anchor) : Promise.resolve([])]);
   // "Lukas's second race": Lukas's own turns may tell of a race without the word.
   const subjects = participants && isReliable(participants) ? participants.names : [];
-  const grounded = groundOccurrence(cue, mentions, ctx.knownPeople, { subjects, anchorMentions });
+  const plans = mentions.slice(0, MENTION_DEPTH).filter((u) => u.context.planned);
+  const reportsOfPlans = plans.length > 0 && ctx.findPlanReports ? await ctx.findPlanReports(plans) : new Map<string, MemoryUnit>();
+  const grounded = groundOccurrence(cue, mentions, ctx.knownPeople, { subjects, anchorMentions, reportsOfPlans });
   notes.push(...grounded.notes);
   return grounded.condition;
 }

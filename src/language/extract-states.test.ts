@@ -40,6 +40,14 @@ describe("extractStates", () => {
     for (const text of ["I work at the café.", "I started working at the café last month.", "I now work at the café."]) assert.deepEqual(keys(text), ["User | employer = café"], text);
   });
 
+  it("the work done, what it is done to, then where: the workplace is an employer", () => {
+    assert.deepEqual(keys("Still teaching Year 2 at the primary school in Brunswick."), ["User | employer = primary school"]);
+    assert.deepEqual(keys("I'm still cooking night shifts at the hospital."), ["User | employer = hospital"]);
+    assert.deepEqual(keys("I'm working weekends at Harbour Books now."), ["User | employer = harbour books"]);
+    // Not work: exercise, a project, where someone is met.
+    for (const text of ["I'm still working out at the gym.", "I'm working on a mural at the school.", "Still training for the race at the park."]) assert.deepEqual(keys(text), [], text);
+  });
+
   it("open-world: any thing of the speaker's given a value, keyed by its own words", () => {
     assert.deepEqual(keys("I've been using my Fitbit Charge 3 for 6 months."), ["User | using fitbit charge 3 = 6 months [open]"]);
     assert.deepEqual(keys("Btw my 5k personal best is 25:50!"), ["User | 5k personal best = 25:50 [open]"]);

@@ -72,12 +72,16 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   // "still baking at Four des Capucins", "I'm still teaching at Ridgeway": a workplace by the work done there.
   { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still )?(?:working|baking|teaching|cooking|nursing|coding|serving|bartending|volunteering|waitressing|interning|lecturing|training) (?:at|for) ((?:the )?[A-Z][\\p{L}&'’.-]*(?: (?:[A-Z&][\\p{L}&'’.-]*|de|des|du|la|le|van|von|of)(?= [A-Z]|$|[ ,.!?;])){0,4})`, "u"), read: (m) => set("employer", m[1]!.replace(/ (?:de|des|du|la|le|van|von|of)$/, "")) },
+  // "still teaching Year 2 at the primary school", "I'm working weekends at Harbour Books": the work done, what it
+  // is done to, then where. Not "working out", "working on a mural": exercise and projects have no employer.
+  { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still |now |currently )?(?:working|teaching|baking|cooking|nursing|serving|bartending|volunteering|waitressing|lecturing) (?!(?:out|on|off|from|with|for|at|in|to|up|through|hard|late)\\b)(?:[\\p{L}\\p{N}'’-]+ ){1,3}?(?:at|for) (?:(?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:in|on|near|downtown|across|since|now|and|with|again)\\b|$)|${ORG})`, "u"), read: (m) => set("employer", m[1] ?? m[2]) },
   { re: new RegExp(`\\bI(?:'m| am) (?:now |currently |still )?(?:a|an) ${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
   // "I'm now head pastry chef at a hotel": a role without an article, said to hold now, at a workplace.
   { re: new RegExp(`\\bI(?:'m| am) (?:now|currently) (?:the )?${ROLE} (?:at|for) (?:a|an|the|[A-Z])`, "u"), read: (m) => (isRole(m[1]!) ? set("job", m[1]) : null) },
   // "the hotel just made me executive pastry chef", "they promoted me to team lead"
   { re: new RegExp(`\\b(?:made|named|appointed|promoted) me (?:to |as )?(?:the |their |our )?${ROLE}`, "u"), read: (m) => (isRole(m[1]!) ? set("job", m[1]) : null) },
-  { re: /(?:^|\b)[Ss]till (?:a |an |the )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|in) (?:the|a|an) /u, read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
+  // "still head chef at the hotel"; "still working out at the gym" is something done, not a role.
+  { re: /(?:^|\b)[Ss]till (?:a |an |the )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|in) (?:the|a|an) /u, read: (m) => (GENERIC_ROLE.test(m[1]!) || /^\w+ing\b/.test(m[1]!) ? null : set("job", m[1])) },
   { re: new RegExp(`\\b(?:years|months) as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: new RegExp(`\\bI(?:'ve| have) been (?:a |an |the )${ROLE}`, "u"), read: (m) => (GENERIC_ROLE.test(m[1]!) ? null : set("job", m[1])) },
   { re: new RegExp(`\\bI (?:start|started|began) (?:work |working )?as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },

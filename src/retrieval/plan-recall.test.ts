@@ -60,3 +60,23 @@ test("a plan's report outside the recall's candidates is found by the plan's nam
     await memory.close();
   }
 });
+
+test("a plan's report told in answer to a question that names it is found in the namespace, and makes the trip an occurrence", async () => {
+  const memory = new Memory({ store: await openSqliteStore(":memory:"), embedder: createHashEmbedder() });
+  const bo = (id: string, day: string, lines: string[]): SessionWithTurns => ({ ...chat(id, day, lines), turns: lines.map((text, i) => ({ id: `${id}:${i + 1}`, speaker: i % 2 ? "Ann" : "Bo", text })) });
+  try {
+    await memory.ingest([
+      chat("s1", "2023-03-10", ["I'm going home to Enugu in April for my mum's birthday.", "Give her my love."]),
+      bo("s2", "2023-05-02", ["Ann! How was Enugu?", "So good. We cooked jollof for eighty guests and my mum danced until midnight."]),
+      chat("s3", "2023-08-01", ["I visited my parents again last week, my dad's garden is huge now.", "Nice."]),
+    ]);
+    const deps = { store: memory.store, embedder: memory.embedder };
+    const plan = await runRecall(deps, { namespace: "trips", query: "going home to Enugu in April", k: 1, pool: 1 });
+    assert.equal(plan.hits[0]!.unit.provenance.turnIds[0], "s1:1");
+    assert.equal(plan.hits[0]!.unit.planOutcome?.on, "2023-05-02T10:00:00.000Z", "Bo asks of Enugu, Ann's answer tells of it");
+    const first = await runRecall(deps, { namespace: "trips", query: "What did Ann do on her first visit home?", k: 3 });
+    assert.deepEqual(first.frame?.occurrence?.occurrences.map((o) => o.episodeId).includes("s2"), true, JSON.stringify(first.frame?.occurrence));
+  } finally {
+    await memory.close();
+  }
+});

@@ -10,9 +10,9 @@ import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { mayBeOutdated } from "./dependent-facts.js";
 import { reinstate, type ReinstateSignals } from "./reinstate.js";
-import { asksQuestion } from "./asks-question.js";
+import { answersToQuestions } from "./answers-to-questions.js";
 import { toHits } from "./to-hits.js";
-import { findPlanReports } from "./find-plan-reports.js";
+import { findPlanReports, reportsOfPlans } from "./find-plan-reports.js";
 import { unitsStatingSlots } from "./units-stating-slots.js";
 import { slotStatementsOf } from "./slot-statements.js";
 import { namespaceSnapshot } from "./namespace-snapshot.js";
@@ -169,27 +169,6 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   return { hits, frame, holdsEvidence, ...(induced?.refinement ? { frameRefinement: induced.refinement } : {}), ...(contextValidIds.length ? { contextValidIds } : {}) };
 }
 
-/** For each candidate that asks a question, the unit that follows it in its session (the store's nextUnits, or the session as listed in order). */
-async function answersToQuestions(
-  store: MemoryStore,
-  namespace: string,
-  candidates: readonly MemoryUnit[],
-  withContext: (u: MemoryUnit) => MemoryUnit,
-  where?: FilterNode,
-): Promise<Map<string, MemoryUnit>> {
-  const questions = candidates.filter(asksQuestion);
-  if (store.nextUnits && !where) {
-    // The store finds each answer itself (a filter is applied by listing the session, below).
-    const following = await store.nextUnits(namespace, questions.map((q) => q.id));
-    return new Map(questions.flatMap((q) => (following.has(q.id) ? [[q.id, withContext(following.get(q.id)!)] as const] : [])));
-  }
-  const sessions = [...new Set(questions.map((u) => u.provenance.sessionId))];
-  const listed = await Promise.all(sessions.map((sessionId) => store.listUnits(namespace, { sessionId, ...(where ? { where } : {}) })));
-  const next = new Map<string, MemoryUnit>();
-  for (const inOrder of listed) inOrder.forEach((u, i) => i + 1 < inOrder.length && next.set(u.id, withContext(inOrder[i + 1]!)));
-  return new Map(questions.flatMap((q) => (next.has(q.id) ? [[q.id, next.get(q.id)!] as const] : [])));
-}
-
 async function induceFor(
   deps: { store: MemoryStore; embedder: Embedder },
   request: RecallRequest,
@@ -218,6 +197,11 @@ async function induceFor(
       const units = new Map((await deps.store.getUnits(request.namespace, found.map((c) => c.unitId))).map((u) => [u.id, u]));
       const withContext = (u: MemoryUnit) => (request.contextOverride ? { ...u, context: request.contextOverride(u) } : u);
       return found.flatMap((c) => (units.has(c.unitId) ? [withContext(units.get(c.unitId)!)] : []));
+    },
+    findPlanReports: async (plans) => {
+      const reports = await reportsOfPlans(deps.store, request.namespace, plans, request.where);
+      if (request.contextOverride) for (const [id, u] of reports) reports.set(id, { ...u, context: request.contextOverride(u) });
+      return reports;
     },
   });
   if (!request.frameModel) return { frame };
