@@ -9,7 +9,8 @@
 //   SETS=lme LME=../shared/datasets/longmemeval/longmemeval_s_dev30.json EXP=base ...
 //   TRACE=<question id>[,…] EXP=base   prints each variant's top 10 with gold marks
 // EXP: base (content-only, bm25, ramem, no-session-context), signals (each signal off), spread, depth,
-// sweep (floor × spread × depth), diff (questions where ramem loses to content-only, with their frames).
+// sweep (floor × spread × depth), diff (questions where ramem loses to content-only, with their frames),
+// sessionpass (a session-level BM25 pass fused with the turn level, content-only and under ramem).
 import { prepareBench, type PreparedBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
 import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
@@ -231,4 +232,34 @@ if (exps.includes("depth")) {
 if (exps.includes("sweep")) {
   for (const floor of [0, 0.25, 0.5]) for (const spread of [0.01, 0.02, 0.03]) for (const depth of [15, 20, 25])
     report({ name: `floor ${floor} spread ${spread} depth ${depth}`, signals: { supportFloor: floor, episodeSpread: spread, contextDepth: depth } });
+}
+if (exps.includes("sessionpass")) {
+  // A session-level pass fused with the turn level: each session one BM25 document (its units' words), the
+  // session's rank added to every candidate of it as one more RRF term, then reinstate as usual.
+  const { stemmedTerms } = await import("../src/language/stemmed-terms.js");
+  const docs = new Map<string, Map<string, { tf: Map<string, number>; len: number }>>();
+  for (const u of unitById.values()) {
+    const byNs = docs.get(u.namespace) ?? docs.set(u.namespace, new Map()).get(u.namespace)!;
+    const doc = byNs.get(u.provenance.sessionId) ?? byNs.set(u.provenance.sessionId, { tf: new Map(), len: 0 }).get(u.provenance.sessionId)!;
+    for (const t of stemmedTerms(u.content)) { doc.tf.set(t, (doc.tf.get(t) ?? 0) + 1); doc.len++; }
+  }
+  const sessionRanks = (it: Item): Map<string, number> => {
+    const byNs = docs.get(it.ns)!;
+    const n = byNs.size;
+    const avg = [...byNs.values()].reduce((a, d) => a + d.len, 0) / n;
+    const terms = [...stemmedTerms(it.frame.need || it.q)];
+    const df = new Map(terms.map((t) => [t, [...byNs.values()].filter((d) => d.tf.has(t)).length]));
+    const scored = [...byNs.entries()].map(([id, d]) => [id, terms.reduce((s, t) => { const f = d.tf.get(t) ?? 0; if (!f) return s; const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5)); return s + idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * d.len / avg)); }, 0)] as const).filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1]);
+    return new Map(scored.map(([id], i) => [id, i + 1]));
+  };
+  const ranksOf = new Map(items.map((it) => [it.id, sessionRanks(it)]));
+  for (const weight of [0.25, 0.5, 1]) {
+    const withSessions = (it: Item): ContentCandidate[] => {
+      const ranks = ranksOf.get(it.id)!;
+      const rrf = (id: string) => { const r = ranks.get(unitById.get(id)!.provenance.sessionId); return r ? weight / (10 + r) : 0; };
+      return it.ranking.map((c) => ({ ...c, score: c.score + rrf(c.unitId) })).sort((a, b) => b.score - a.score);
+    };
+    report({ name: `session pass ${weight} (content)`, rank: (it) => withSessions(it).map((c) => c.unitId) });
+    report({ name: `session pass ${weight} (ramem)`, rank: (it) => ranked({ ...it, ranking: withSessions(it) }, { name: "ramem" }) });
+  }
 }
