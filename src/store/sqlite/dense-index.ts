@@ -16,18 +16,21 @@ import { buildShardsInParallel } from "./dense-index-build.js";
 export const ANN_MIN_UNITS = 20_000;
 
 /**
- * HNSW parameters. Measured on the scale bench's 100k namespace (256-dim
- * hash vectors, recall@100 against brute force): with M 16 and construction
- * ef 100, search ef 200 / 400 / 600 / 1000 give 0.85 / 0.91 / 0.93 / 0.99 at
- * about 1 / 2 / 4 / 8 ms on the store's own graph. Other builds of the same
- * vectors are worse (a quarter of them are duplicates): four hnswlib seeds
- * gave 0.837–0.987 at ef 800, 0.905–0.996 at 1,600 and 0.967–0.998 at
- * 2,400 (research/compare-hnsw-duplicates.ts; docs/experiments.md ›
- * Duplicate vectors and HNSW recall), so 2,400, the least that reached 0.95
- * on every build: ~2.5 ms more per search at 100k (README › Numbers › Scale,
- * eighth round).
+ * HNSW parameters, measured on the scale bench's hash vectors (256-dim,
+ * recall@100 against brute force; research/compare-hnsw-duplicates.ts,
+ * docs/experiments.md › Duplicate vectors and HNSW recall, › The graph's
+ * degree). Recall varies more from build to build than with any setting, so
+ * each figure is four hnswlib seeds. A query misses all or nothing: the walk
+ * settles in a region of near matches and never reaches the true ones. More
+ * links per point (M) open those regions: at 300k vectors, search ef 2,400,
+ * M 16 gave 0.885–0.956 (mean 0.919), M 48 0.915–0.989 (mean 0.952), M 64
+ * 0.966 on one build; at 100k M 48 reaches at ef 800 what M 16 needs 2,400
+ * for (0.959–0.989 against 0.837–0.987), and at 1M (two shards) the bench's
+ * dense recall@100 went 0.914 → 0.956. The price: the build takes 1.3–1.6×
+ * as long and the index file is a fifth larger; a 1M search 24 ms against 21.
+ * Search ef 2,400 is the least that reaches 0.95 on most builds at 300k.
  */
-const M = 16;
+const M = 48;
 const EF_CONSTRUCTION = 100;
 const EF_SEARCH = 2400;
 
