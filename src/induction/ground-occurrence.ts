@@ -83,7 +83,7 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
       if (names) keepEarliest(plans, episode, planTime(unit));
       // A plan of the event told as done later is an occurrence, in the episode of its report;
       // the ordinal the plan gives ("my first trail race") is the report's.
-      const report = unit.context.planned ? evidence.reportsOfPlans?.get(unit.id) : undefined;
+      const report = evidence.reportsOfPlans?.get(unit.id);
       if (report) {
         keepEarliest(told, report.context.session.sessionId, happenedAt(report));
         if (!stated && cue.position === "ordinal" && cue.ordinal > 0 && statedOrdinal(text, keyTerms) === cue.ordinal) stated = report;

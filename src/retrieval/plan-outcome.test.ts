@@ -69,4 +69,8 @@ test("planNames: a name the tagger keeps as a lower-case topic counts when the p
   assert.deepEqual([...planNames(plan)], ["vosges"]);
   const opening = unit("h", "Oskar", "2022-01-10", "Hiking next month in the hills.", { planned: true, entities: ["hiking", "hills"] });
   assert.deepEqual([...planNames(opening)], [], "a sentence's first word is capitalised anyway");
+  const accented = unit("i", "Ingrid", "2022-01-10", "We sail to the Ísafjörður fjord next week.", { planned: true, entities: ["ísafjörður fjord"] });
+  assert.deepEqual([...planNames(accented)], [], "every word capitalised: 'fjord' is not");
+  const town = unit("t", "Ingrid", "2022-01-10", "We sail to Ísafjörður next week.", { planned: true, entities: ["ísafjörður"] });
+  assert.deepEqual([...planNames(town)], ["ísafjörður"], "a name that opens with a letter outside ASCII");
 });

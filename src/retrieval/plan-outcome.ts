@@ -2,6 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
 import { spokenText } from "../model/spoken-text.js";
 import { escapeRegExp } from "../language/text.js";
+import { opensSentence } from "../induction/proper-nouns.js";
 
 /** How many content words a report shares with a plan, besides a place or name, to tell of it. */
 const SHARED_WORDS = 2;
@@ -82,12 +83,12 @@ export function planNames(plan: MemoryUnit): Set<string> {
   return new Set([plan.context.location, ...plan.context.entities.filter(written)].filter((n): n is string => n !== null && n !== speaker).map((n) => n.toLowerCase()));
 }
 
-/** The phrase appears with every word capitalised, not opening a sentence. */
+/** The phrase appears with every word capitalised where no sentence opens (proper-nouns.ts' opensSentence). */
 function capitalisedInside(text: string, phrase: string): boolean {
   const words = phrase.split(/\s+/).filter(Boolean);
   if (words.length === 0 || words.some((w) => !/^\p{L}/u.test(w))) return false;
   const capitalised = words.map((w) => escapeRegExp(w[0]!.toUpperCase() + w.slice(1))).join("\\s+");
-  return new RegExp(`(?<=[\\p{L}\\p{N},;]\\s+(?:\\p{Ll}+\\s+)?)${capitalised}\\b`, "u").test(text);
+  return [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${capitalised}(?![\\p{L}\\p{N}])`, "gu"))].some((m) => !opensSentence(text, m.index!));
 }
 
 /** A unit's place and the things it names, lower-cased. */

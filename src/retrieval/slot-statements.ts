@@ -2,6 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import { timeOf, type Validity } from "../anchoring/derive-validity.js";
 import { sameCountedThing } from "../language/attribute-key.js";
 import { validSpan } from "./valid-span.js";
+import { memoize } from "../util/memoize.js";
 
 /**
  * The statements of some slots (a state question's), laid out flat: what
@@ -50,12 +51,7 @@ export function slotStatements(units: readonly MemoryUnit[], slots: readonly str
     if (id === undefined) bySpeaker.set(speaker, (id = pairs.push({ subject, speaker }) - 1));
     return id;
   };
-  const answers = new Map<string, boolean>();
-  const answersSlot = (stated: string) => {
-    let yes = answers.get(stated);
-    if (yes === undefined) answers.set(stated, (yes = slots.some((asked) => slotAnswers(asked, stated))));
-    return yes;
-  };
+  const answersSlot = memoize((stated: string) => slots.some((asked) => slotAnswers(asked, stated)));
   units.forEach((u, i) => {
     const v = validityOf(u.id);
     if (v) {
