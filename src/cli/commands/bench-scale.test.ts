@@ -19,7 +19,7 @@ test("ramem bench scale end to end at a tiny size: results.json in the issue's s
     for (const s of results.sizes) {
       assert.equal(s.namespaces, 1);
       assert.equal(s.dialect, "sqlite");
-      assert.ok(s.ingest.unitsPerSecond > 0 && s.bytesPerUnit > 0 && s.peakRssMb > 0);
+      assert.ok(s.ingest.unitsPerSecond > 0 && s.bytesPerUnit > 0 && s.peakRssMb > 0 && s.firstRecallMs > 0);
       for (const q of [s.recall.ramem, s.recall.ramemSecondPass, s.recall.contentOnly, s.searchLexical, s.searchDense, s.floor.bruteForce]) assert.ok(q.p50Ms >= 0 && q.p95Ms >= q.p50Ms);
       // Below the index threshold the dense search is exact: all of the exact top 100.
       assert.equal(s.denseRecallAt100, 1);

@@ -24,3 +24,11 @@ export const LEXICAL_PRUNE_MIN_UNITS = 5_000;
  * FTS5's per-match cost); below, by FTS5 itself.
  */
 export const LEXICAL_INDEX_MIN_UNITS = 5_000;
+
+/**
+ * From this namespace size on (when it is half of the file or more), the
+ * in-memory index reads every term when it is built rather than each when a
+ * search first names it: at 1M units a common term's first read is ~50 ms of
+ * one search, the whole pass ~5 s once; at 100k the first reads cost a few ms.
+ */
+export const LEXICAL_READ_ALL_MIN_UNITS = 200_000;

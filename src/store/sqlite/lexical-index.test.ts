@@ -8,7 +8,10 @@ import type { Session } from "../../model/conversation.js";
 import { TEST_DIMS, TEST_EMBEDDER, makeRecord, makeSession } from "../testing/make-unit.js";
 import { seededRandom } from "../../util/seeded-random.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import { SlotsByRowid, unitPostings, type UnitPostings } from "./lexical-index.js";
+import Database from "better-sqlite3";
+import { SlotsByRowid, unitPostings, type UnitPostings } from "./lexical-postings.js";
+import { SqliteLexicalIndexes } from "./lexical-index.js";
+import { namespaceToken } from "./sqlite-rows.js";
 import { parseFilter } from "../../model/memory-filter.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ramem-lex-"));
@@ -28,8 +31,8 @@ function records(s: Session, count: number, from = 0): UnitRecord[] {
   );
 }
 
-async function filledStore(path: string, annMinUnits: number, { otherNamespace = true } = {}): Promise<MemoryStore> {
-  const store = await openSqliteStore(path, { annMinUnits });
+async function filledStore(path: string, annMinUnits: number, { otherNamespace = true, readAll = false } = {}): Promise<MemoryStore> {
+  const store = await openSqliteStore(path, { annMinUnits, ...(readAll ? { lexicalReadAllMinUnits: 1 } : {}) });
   await store.bindEmbedder(TEST_EMBEDDER, TEST_DIMS);
   for (let i = 0; i < 5; i++) {
     const s = makeSession({ id: `s${i}`, startTime: `2023-05-0${i + 1}T10:00:00Z` });
@@ -80,10 +83,12 @@ async function assertSameAsFts(store: MemoryStore, path: string, terms: readonly
   }
 }
 
-describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () => {
+// Both ways of reading terms: each when a search first names it, and all when the index is built (ns-a, most of the file; ns-b stays lazy).
+for (const readAll of [false, true])
+describe(`sqlite lexical index (FTS5's bm25 in memory above the threshold; terms read ${readAll ? "all when built" : "when first searched"})`, () => {
   it("ranks every query exactly as FTS5 does: same units, order, ranks and scores, ties by rowid", async () => {
     const path = freshPath();
-    const store = await filledStore(path, 1);
+    const store = await filledStore(path, 1, { readAll });
     try {
       await assertRanksAsFts(store, path);
       await assertRanksAsFts(store, path, "ns-b");
@@ -95,7 +100,7 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
 
   it("leaves out a term in half of the file's units as the FTS5 path does (its bm25 weight is 1e-6)", async () => {
     const path = freshPath();
-    const store = await filledStore(path, 1);
+    const store = await filledStore(path, 1, { readAll });
     try {
       // A filter that selects every unit sends the search through FTS5, which leaves such terms out of its query too.
       const everything = { where: parseFilter({ sessionId: { nin: ["none"] } }) };
@@ -115,7 +120,7 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
 
   it("stays exact through this handle's and another connection's writes, in its namespace and in another", async () => {
     const path = freshPath();
-    const store = await filledStore(path, 1);
+    const store = await filledStore(path, 1, { readAll });
     try {
       await assertRanksAsFts(store, path);
       // This handle: a session grows, a unit is rewritten in place (same rowid), one is deleted, a session replaced and one forgotten.
@@ -148,7 +153,7 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
   it("counts a term's units anew after a delete: a search repeated before and after one is FTS5's each time", async () => {
     const path = freshPath();
     // One namespace in the file: its postings then stay loaded through the delete (another namespace's would have them read again).
-    const store = await filledStore(path, 1, { otherNamespace: false });
+    const store = await filledStore(path, 1, { otherNamespace: false, readAll });
     try {
       for (const terms of [["glacier"], ["glacier", "poem"]]) {
         await assertSameAsFts(store, path, terms);
@@ -164,7 +169,7 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
 
   it("forgets with the namespace: a forgotten and re-ingested namespace is ranked from its new units", async () => {
     const path = freshPath();
-    const store = await filledStore(path, 1);
+    const store = await filledStore(path, 1, { readAll });
     try {
       await assertRanksAsFts(store, path);
       await store.deleteNamespace("ns-a");
@@ -174,6 +179,32 @@ describe("sqlite lexical index (FTS5's bm25 in memory above the threshold)", () 
       await assertRanksAsFts(store, path);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("SqliteLexicalIndexes: when terms are read", () => {
+  it("reads every term of a namespace past the size that is most of the file when it builds, of a smaller share only the terms searched, and ranks alike", async () => {
+    const path = freshPath();
+    await (await filledStore(path, 1)).close();
+    const db = new Database(path);
+    try {
+      const readsAll = new SqliteLexicalIndexes(db, 1, 1);
+      const readsSearched = new SqliteLexicalIndexes(db, 1);
+      for (const terms of QUERIES) {
+        const all = readsAll.search("ns-a", terms, 100, namespaceToken("ns-a"), false);
+        const searched = readsSearched.search("ns-a", terms, 100, namespaceToken("ns-a"), false);
+        assert.ok(all && all.length > 0 === (terms[0] !== "nowhere"), terms.join(" "));
+        assert.deepEqual(all, searched, terms.join(" "));
+      }
+      // ns-a holds 200 of the file's 230 units: every word of the fixture is read, not only the ones the queries name.
+      assert.ok(readsAll.termsRead("ns-a") > readsSearched.termsRead("ns-a"), `${readsAll.termsRead("ns-a")} against ${readsSearched.termsRead("ns-a")}`);
+      assert.ok(readsAll.termsRead("ns-a") >= WORDS.length, `${readsAll.termsRead("ns-a")} terms`);
+      // ns-b's 30 are not: the pass over the file's instances would be mostly another namespace's.
+      readsAll.search("ns-b", ["pottery"], 10, namespaceToken("ns-b"), false);
+      assert.equal(readsAll.termsRead("ns-b"), 1);
+    } finally {
+      db.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { NamespaceLogPosition } from "./namespace-log-position.js";
+import { CUE_WEIGHT, SlotsByRowid, appendPosting, unitPostings, type UnitPostings } from "./lexical-postings.js";
 
 /**
  * FTS5's bm25() constants (fts5_aux.c) and the store's column weights:
@@ -7,7 +8,6 @@ import { NamespaceLogPosition } from "./namespace-log-position.js";
  */
 const K1 = 1.2;
 const B = 0.75;
-const CUE_WEIGHT = 0.5;
 
 /** Changes applied on top of an index before it is rebuilt: a quarter of what it was built from. */
 const REBUILD_SHARE = 0.25;
@@ -95,9 +95,16 @@ export class SqliteLexicalIndexes {
   private readonly position: NamespaceLogPosition;
   private prepared = false;
 
+  /**
+   * @param minUnits a namespace with fewer units is ranked by FTS5 itself.
+   * @param readAllMinUnits a namespace with at least this many units, half of
+   *   the file or more, reads every term's postings when its index is built;
+   *   smaller ones read a term when a search first names it.
+   */
   constructor(
     private readonly db: Database.Database,
     private readonly minUnits: number,
+    private readonly readAllMinUnits: number = Number.MAX_SAFE_INTEGER,
   ) {
     this.position = new NamespaceLogPosition(db);
   }
@@ -130,6 +137,11 @@ export class SqliteLexicalIndexes {
     })();
   }
 
+  /** How many terms the namespace's loaded index holds postings of (0 when none is loaded). */
+  termsRead(namespace: string): number {
+    return this.loaded.get(namespace)?.terms.size ?? 0;
+  }
+
   /** Drops the namespace's index (all of them without one): for deletes that take rows out of the log, e.g. a forgotten namespace. */
   drop(namespace?: string): void {
     if (namespace === undefined) {
@@ -145,8 +157,7 @@ export class SqliteLexicalIndexes {
     const { rows, tokens } = this.fileTotals();
     if (rows === 0) return [];
     const avgdl = tokens / rows;
-    // Other namespaces' units change the file's document counts: the file's row count and log position say whether any changed.
-    const fileAt = `${rows}:${tokens}:${Number(this.db.prepare("SELECT coalesce(max(seq), 0) FROM vec_log").pluck().get())}`;
+    const fileAt = this.fileAt(rows, tokens);
     const alone = rows === entry.live;
     const slots = entry.rowids.length;
     if (entry.scratch.scores.length < slots) entry.scratch = { scores: new Float64Array(Math.ceil(slots * 1.25)), seen: new Uint8Array(Math.ceil(slots * 1.25)) };
@@ -227,6 +238,11 @@ export class SqliteLexicalIndexes {
     return fresh;
   }
 
+  /** Other namespaces' units change the file's document counts: the file's row count and log position say whether any changed. */
+  private fileAt(rows: number, tokens: number): string {
+    return `${rows}:${tokens}:${Number(this.db.prepare("SELECT coalesce(max(seq), 0) FROM vec_log").pluck().get())}`;
+  }
+
   /** N and the token total of the whole fts table, from its averages record (FTS5's xRowCount and xColumnTotalSize(-1)). */
   private fileTotals(): { rows: number; tokens: number } {
     const block = this.db.prepare("SELECT block FROM fts_data WHERE id = 1").pluck().get() as Buffer | undefined;
@@ -253,13 +269,36 @@ export class SqliteLexicalIndexes {
     return entry;
   }
 
-  /** The namespace's units and their lengths; terms are read when first searched. */
+  /** The namespace's units and their lengths; its terms now when it is large and most of the file, else when first searched. */
   private build(namespace: string, seq: number): LoadedLexicalIndex {
     const docs = this.db.prepare("SELECT u.rowid, d.sz FROM units u JOIN fts_docsize d ON d.id = u.rowid WHERE u.namespace = ? ORDER BY u.rowid").raw().all(namespace) as Array<[number, Buffer]>;
     const entry = emptyIndex(seq);
     for (const [rowid, sz] of docs) addSlot(entry, rowid, rowLength(sz));
     entry.built = entry.live;
+    const { rows, tokens } = this.fileTotals();
+    // The pass reads the whole file's instances: worth it only where they are mostly this namespace's.
+    if (entry.live >= this.readAllMinUnits && 2 * entry.live >= rows) this.readAllTerms(entry, this.fileAt(rows, tokens));
     return entry;
+  }
+
+  /**
+   * Every term's postings in one pass over the fts table's instances, which
+   * FTS5 hands out by term (no sort): at 1M units (33M instances) ~5 s, once,
+   * where reading each term when a search first names it put up to ~50 ms of
+   * SQL on that search (a term in 270k units) and made the first searches'
+   * p95 three times the later ones'. Terms with no unit in the namespace are
+   * left to be read if ever searched.
+   */
+  private readAllTerms(entry: LoadedLexicalIndex, fileAt: string): void {
+    this.prepare();
+    const terms = this.db
+      .prepare(`SELECT term, json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc ELSE 0 END) FROM temp.fts_instances GROUP BY term`)
+      .raw()
+      .iterate() as Iterable<[string, string]>;
+    for (const [term, instances] of terms) {
+      const postings = unitPostings(JSON.parse(instances) as number[], entry.slotOf);
+      if (postings.length > 0) entry.terms.set(term, { ...postings, outsideAt: fileAt });
+    }
   }
 
   private catchUp(namespace: string, entry: LoadedLexicalIndex, seq: number): void {
@@ -335,148 +374,6 @@ export class SqliteLexicalIndexes {
   }
 }
 
-/**
- * A term's instance list as postings: each unit's slot once, with its bm25
- * frequency (content instances + CUE_WEIGHT × cue instances; the same sums
- * SQL's GROUP BY made, exact in doubles), and how many units holding it lie
- * outside the namespace (no slot). An instance is the unit's rowid for one
- * in content, minus it for one in cue (rowids are positive). FTS5 hands them
- * out in doclist order (by rowid), so a unit's instances are adjacent and
- * one pass sums them; should they not be, they are summed by unit all the
- * same, in rowid order. One pass over a plain integer array, with the slots
- * looked up in an array: at 1M units the first read of a term in 270k of
- * them cost ~200 ms, two thirds of it JavaScript.
- */
-export function unitPostings(instances: readonly number[], slotOf: { get(rowid: number): number }): UnitPostings {
-  // Typed arrays filled in place: pushing onto number arrays cost ~70 ns a posting (growth, doubles), this ~5.
-  const slots = new Int32Array(instances.length);
-  const freqs = new Float64Array(instances.length);
-  let length = 0;
-  let outside = 0;
-  let last = 0;
-  let inside = false;
-  for (let i = 0; i < instances.length; i++) {
-    const signed = instances[i]!;
-    if (signed === 0) continue;
-    const rowid = signed < 0 ? -signed : signed;
-    const weight = signed > 0 ? 1.0 : CUE_WEIGHT;
-    if (rowid === last) {
-      if (inside) freqs[length - 1]! += weight;
-      continue;
-    }
-    if (rowid < last) return unitPostingsUnordered(instances, slotOf);
-    last = rowid;
-    const slot = slotOf.get(rowid);
-    inside = slot >= 0;
-    if (!inside) outside++;
-    else {
-      slots[length] = slot;
-      freqs[length++] = weight;
-    }
-  }
-  return { slots, freqs, length, outside };
-}
-
-function unitPostingsUnordered(instances: readonly number[], slotOf: { get(rowid: number): number }): UnitPostings {
-  const freqOf = new Map<number, number>();
-  for (const signed of instances) if (signed !== 0) freqOf.set(Math.abs(signed), (freqOf.get(Math.abs(signed)) ?? 0) + (signed > 0 ? 1.0 : CUE_WEIGHT));
-  const sorted = [...freqOf].sort((a, b) => a[0] - b[0]);
-  const postings: UnitPostings = { slots: new Int32Array(sorted.length), freqs: new Float64Array(sorted.length), length: 0, outside: 0 };
-  for (const [rowid, freq] of sorted) {
-    const slot = slotOf.get(rowid);
-    if (slot < 0) postings.outside++;
-    else appendPosting(postings, slot, freq);
-  }
-  return postings;
-}
-
-/** A term's postings in a namespace: the first `length` entries of `slots` and `freqs` (room to append), and the units outside it. */
-export interface UnitPostings {
-  slots: Int32Array;
-  freqs: Float64Array;
-  length: number;
-  outside: number;
-}
-
-function appendPosting(p: UnitPostings, slot: number, freq: number): void {
-  if (p.length === p.slots.length) {
-    const capacity = Math.max(16, 2 * p.length);
-    const slots = new Int32Array(capacity);
-    const freqs = new Float64Array(capacity);
-    slots.set(p.slots);
-    freqs.set(p.freqs);
-    p.slots = slots;
-    p.freqs = freqs;
-  }
-  p.slots[p.length] = slot;
-  p.freqs[p.length++] = freq;
-}
-
-/**
- * A namespace's rowid → document slot (-1: none). A namespace's units are
- * mostly written together, so their rowids lie close: an array indexed by
- * rowid − base while the rowids span at most DENSE_SPREAD × the units (a
- * Map lookup over 1M rowids cost ~200 ns, mostly cache misses); a Map past
- * that.
- */
-export class SlotsByRowid {
-  private map: Map<number, number> | null = null;
-  private dense = new Int32Array(0);
-  private base = 0;
-  private size = 0;
-
-  get(rowid: number): number {
-    if (this.map) return this.map.get(rowid) ?? -1;
-    const i = rowid - this.base;
-    return i >= 0 && i < this.dense.length ? this.dense[i]! : -1;
-  }
-
-  set(rowid: number, slot: number): void {
-    if (this.get(rowid) < 0) this.size++;
-    if (!this.map && !this.fits(rowid)) this.map = this.toMap();
-    if (this.map) this.map.set(rowid, slot);
-    else this.dense[rowid - this.base] = slot;
-  }
-
-  delete(rowid: number): void {
-    if (this.get(rowid) < 0) return;
-    this.size--;
-    if (this.map) this.map.delete(rowid);
-    else this.dense[rowid - this.base] = -1;
-  }
-
-  /** Makes room for `rowid` in the array, when the span stays dense enough; false when it would not. */
-  private fits(rowid: number): boolean {
-    if (this.dense.length === 0) {
-      this.base = rowid;
-      this.dense = new Int32Array(1024).fill(-1);
-      return true;
-    }
-    const i = rowid - this.base;
-    if (i >= 0 && i < this.dense.length) return true;
-    const lo = Math.min(this.base, rowid);
-    const hi = Math.max(this.base + this.dense.length - 1, rowid);
-    if (hi - lo + 1 > DENSE_SPREAD * this.size + 1024) return false;
-    // Doubled on the growing side, so a namespace written in order grows the array log-many times.
-    const length = Math.max(hi - lo + 1, 2 * this.dense.length);
-    const start = rowid < this.base ? hi + 1 - length : lo;
-    const grown = new Int32Array(length).fill(-1);
-    grown.set(this.dense, this.base - start);
-    this.dense = grown;
-    this.base = start;
-    return true;
-  }
-
-  private toMap(): Map<number, number> {
-    const map = new Map<number, number>();
-    for (let i = 0; i < this.dense.length; i++) if (this.dense[i]! >= 0) map.set(this.base + i, this.dense[i]!);
-    this.dense = new Int32Array(0);
-    return map;
-  }
-}
-
-/** How far a namespace's rowids may spread (span ÷ units) for its slots to be kept in an array. */
-const DENSE_SPREAD = 4;
 
 function emptyIndex(seq: number): LoadedLexicalIndex {
   return { seq, rowids: [], lengths: [], alive: new Uint8Array(1024), slotOf: new SlotsByRowid(), live: 0, terms: new Map(), changes: 0, built: 0, scratch: { scores: new Float64Array(0), seen: new Uint8Array(0) } };

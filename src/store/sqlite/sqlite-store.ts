@@ -42,7 +42,7 @@ import { SqliteHandle } from "./sqlite-handle.js";
 import { NamespaceCaches } from "./namespace-cache.js";
 import { SqliteWriter } from "./sqlite-writes.js";
 import { SqliteSearch } from "./sqlite-search.js";
-import { LEXICAL_INDEX_MIN_UNITS } from "./fts-query.js";
+import { LEXICAL_INDEX_MIN_UNITS, LEXICAL_READ_ALL_MIN_UNITS } from "./fts-query.js";
 import { clampLimit, toStoredSession, toUnit, unitWhere, type SessionRow, type UnitRow } from "./sqlite-rows.js";
 
 export { LEXICAL_INDEX_MIN_UNITS, LEXICAL_PRUNE_MIN_UNITS, toFtsQuery } from "./fts-query.js";
@@ -58,6 +58,8 @@ export interface SqliteStoreOptions {
   annMinUnits?: number;
   /** The dense index's shards: at least this many vectors each (default SHARD_MIN_VECTORS), at most `threads` of them (default: the cores). */
   annShards?: { minVectors?: number; threads?: number };
+  /** Namespaces with at least this many units read their whole lexical index at once (default LEXICAL_READ_ALL_MIN_UNITS); tests set it low. */
+  lexicalReadAllMinUnits?: number;
 }
 
 type Binding = EmbedderBinding;
@@ -101,13 +103,13 @@ class SqliteStore implements SqliteMemoryStore {
   private readonly writer: SqliteWriter;
   private readonly search: SqliteSearch;
 
-  private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number, annShards: SqliteStoreOptions["annShards"] = {}) {
+  private constructor(db: Database.Database, location: string, readonly: boolean, private readonly annMinUnits: number, annShards: SqliteStoreOptions["annShards"] = {}, lexicalReadAllMinUnits = LEXICAL_READ_ALL_MIN_UNITS) {
     this.db = db;
     this.location = location;
     this.readonly = readonly;
     const persisted = readonly || location === ":memory:" || location === "" ? null : SqliteDenseIndexes.dirFor(location);
     this.dense = new SqliteDenseIndexes(db, persisted, annMinUnits, annShards);
-    this.lexical = new SqliteLexicalIndexes(db, Math.min(LEXICAL_INDEX_MIN_UNITS, annMinUnits));
+    this.lexical = new SqliteLexicalIndexes(db, Math.min(LEXICAL_INDEX_MIN_UNITS, annMinUnits), lexicalReadAllMinUnits);
     this.handle = new SqliteHandle(db, location);
     this.caches = new NamespaceCaches(db);
     this.writer = new SqliteWriter(this.handle, this.caches, this.lexical);
@@ -153,7 +155,7 @@ class SqliteStore implements SqliteMemoryStore {
       db.close();
       throw err;
     }
-    return new SqliteStore(db, path, readonly, opts.annMinUnits ?? ANN_MIN_UNITS, opts.annShards);
+    return new SqliteStore(db, path, readonly, opts.annMinUnits ?? ANN_MIN_UNITS, opts.annShards, opts.lexicalReadAllMinUnits);
   }
 
   private stmt(sql: string): Database.Statement {
