@@ -126,7 +126,11 @@ if (process.argv.includes("--fit")) {
 }
 if (process.argv.includes("--dump")) {
   for (const r of rows.filter((r) => r.set === "longmemeval" || !r.answerable).slice(0, 400))
-    console.log(r.set, r.answerable ? "A" : "X", evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "unsaid:" + r.f.unsaidNames.join(","), "|", r.question);
+    console.log(r.set, r.answerable ? "A" : "X", evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "unsaid:" + r.f.unsaidNames.join(","), r.f.unmetTime ? `time:${r.f.unmetTime}` : "", "|", r.question);
+}
+if (process.argv.includes("--dump-time")) {
+  // Where the time test fires, either class: it must not flag answerable questions.
+  for (const r of rows.filter((r) => r.f.unmetTime)) console.log(r.set, r.answerable ? "A" : "X", r.rightTop ? "right-top" : "", r.f.unmetTime, "|", r.question);
 }
 if (process.argv.includes("--dump-flagged")) {
   // Answerable questions whose top hit is right, flagged all the same: what the judgment gets wrong.

@@ -105,6 +105,18 @@ test("every public method refuses a non-string where a string is typed: a RamemE
   }
 });
 
+test("a whole-namespace delete without its namespace says the default is not used, and deletes nothing", async () => {
+  const { memory, snapshot } = await seeded();
+  try {
+    const before = await snapshot();
+    for (const call of [() => memory.reset(undefined as never), () => memory.deleteAll({} as never), () => memory.forgetNamespace(undefined as never)])
+      await assert.rejects(call(), (e: unknown) => e instanceof RamemError && e.code === "BAD_NAMESPACE" && e.where === "namespace" && /default namespace is not used/.test(e.message) && /reset\("user-42"\)/.test(e.hint ?? ""));
+    assert.equal(await snapshot(), before);
+  } finally {
+    await memory.close();
+  }
+});
+
 test("update(undefined, …) names unitId", async () => {
   const { memory } = await seeded();
   try {

@@ -384,6 +384,12 @@ export class Memory {
 
   /** Deletes everything in a namespace (named explicitly: no default); returns the number of units deleted. */
   async forgetNamespace(namespace: string, options: ForgetOptions & ActorOptions = {}): Promise<number> {
+    // Left out, the namespace is not the default: emptying one is never what a forgotten argument should do.
+    if (namespace === undefined)
+      throw new RamemError("BAD_NAMESPACE", "a whole-namespace delete (reset, deleteAll, forgetNamespace) needs its namespace named: the default namespace is not used here", {
+        where: "namespace",
+        hint: 'pass it, e.g. reset("user-42") or deleteAll({ namespace: "user-42" }); nothing was deleted',
+      });
     checkNamespace(namespace);
     checkOptions("forgetNamespace", options, FORGET_OPTIONS);
     return this.#forget(namespace, options, async () => {

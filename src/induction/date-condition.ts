@@ -92,6 +92,7 @@ interface Candidate {
   confidence: number;
   note: string;
   span: [number, number];
+  outsideHistory?: true;
 }
 
 function round(x: number): number {
@@ -208,11 +209,13 @@ export function induceDateCondition(query: string, input: DateConditionInput): D
     }
     confidence = Math.min(confidence, confidenceCap);
     note += rangeNote;
+    let outsideHistory = false;
     if (history && !satisfiable(relation, rangeOf(window2), history)) {
+      outsideHistory = confidence >= ACTIVATION_CONFIDENCE;
       confidence = Math.min(confidence, 0.5);
       note += `; no part of the history is ${relation} ${describeInterval(window2)}`;
     }
-    candidates.push({ g, window: window2, relation, confidence: round(confidence), note, span });
+    candidates.push({ g, window: window2, relation, confidence: round(confidence), note, span, ...(outsideHistory ? { outsideHistory: true as const } : {}) });
   }
 
   if (candidates.length === 0) return { condition: null, span: null, timeSpans, notes };
@@ -229,6 +232,7 @@ export function induceDateCondition(query: string, input: DateConditionInput): D
     evidence: query.slice(best.span[0], best.span[1]).trim(),
     confidence: best.confidence,
     note: best.note,
+    ...(best.outsideHistory ? { outsideHistory: true as const } : {}),
   };
   return { condition, span: best.span, timeSpans, notes };
 }

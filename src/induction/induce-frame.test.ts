@@ -14,7 +14,7 @@ const locateAdoption: InductionContext["locateEvent"] = async (phrase) =>
   /adoption meeting/i.test(phrase) ? { unitId: "unit-42", time: ADOPTION } : null;
 
 interface Expect {
-  time?: { relation: TimeRelation; start: string; end: string; minConfidence?: number; maxConfidence?: number; anchorUnitId?: string } | null;
+  time?: { relation: TimeRelation; start: string; end: string; minConfidence?: number; maxConfidence?: number; anchorUnitId?: string; outsideHistory?: true } | null;
   participants?: string[] | null;
   location?: string[] | null;
   active: boolean;
@@ -169,7 +169,7 @@ const CASES: Case[] = [
     name: "a window outside the history is kept but not trusted",
     query: "What did Caroline do in 2015?",
     ctx: { history: TWO_YEARS, knownPeople: [] },
-    expect: { time: { relation: "during", start: day("2015-01-01"), end: day("2016-01-01"), maxConfidence: 0.69 }, active: false, note: /no part of the history/ },
+    expect: { time: { relation: "during", start: day("2015-01-01"), end: day("2016-01-01"), maxConfidence: 0.69, outsideHistory: true }, active: false, note: /no part of the history/ },
   },
   {
     name: "relative time with neither question date nor history",
@@ -201,6 +201,8 @@ for (const c of CASES) {
       if (e.time.minConfidence !== undefined) assert.ok(frame.time.confidence >= e.time.minConfidence, why);
       if (e.time.maxConfidence !== undefined) assert.ok(frame.time.confidence <= e.time.maxConfidence, why);
       assert.equal(frame.time.anchorUnitId, e.time.anchorUnitId, why);
+      // Only a surely grounded time that the history does not reach says so (an ambiguous one capped below activation does not).
+      assert.equal(frame.time.outsideHistory, e.time.outsideHistory, why);
     }
     if (e.participants === null) assert.equal(frame.participants, null, why);
     if (e.participants) assert.deepEqual(frame.participants?.names, e.participants, why);

@@ -26,6 +26,8 @@ export const TimeCondition = z.object({
   window: TimeInterval,
   /** Set when the anchor is an event found in memory ("after the adoption meeting"). */
   anchorUnitId: z.string().optional(),
+  /** Grounded surely, yet no part of the history (its sessions) is in it: its confidence is capped at 0.5 for that alone. */
+  outsideHistory: z.literal(true).optional(),
   ...Grounding,
 });
 export type TimeCondition = z.infer<typeof TimeCondition>;

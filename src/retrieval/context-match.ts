@@ -149,6 +149,20 @@ function sameName(a: string | null, b: string): boolean {
   return shorter.every((word, i) => longer[i] === word);
 }
 
+/**
+ * Whether any time of the unit — its session, event time or a time it
+ * mentions, of any granularity — lies within `marginMs` of the condition's
+ * window: the loosest reading, for the abstain judgment.
+ */
+export function nearTime(context: EpisodicContext, condition: TimeCondition, marginMs: number): boolean {
+  const window = relationWindow(condition);
+  const start = window.start - marginMs;
+  const end = window.end + marginMs;
+  const times = [{ start: context.session.start, end: sessionEnd(context.session) }, ...context.mentionedTimes.map((m) => m.interval)];
+  if (context.eventTime) times.push(context.eventTime);
+  return times.some((t) => Date.parse(t.start) < end && start < Date.parse(t.end));
+}
+
 function matchTime(context: EpisodicContext, condition: TimeCondition, options: MatchOptions): string | null {
   const window = relationWindow(condition);
   const candidates: Array<[string, { start: string; end: string }]> = [];

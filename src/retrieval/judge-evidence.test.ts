@@ -117,3 +117,23 @@ test("a month is a time, not a name: \"December\" unsaid by the person does not 
     assert.doesNotMatch(asked.holdsEvidence.why, /never mentions "december"/);
   });
 });
+
+test("a time the store holds nothing from or about, by a year or more, is judged unlikely and named first; a time near the sessions is not", async () => {
+  await withStore(
+    [
+      ["Ana", "I play tennis at the park every Saturday."],
+      ["Ben", "Nice, I mostly cook on weekends."],
+    ],
+    async (memory) => {
+      const far = await memory.recall("Where did Ana play tennis in 2019?", { namespace: "ns" });
+      assert.equal(far.frame?.time?.outsideHistory, true, JSON.stringify(far.frame?.time));
+      assert.equal(far.holdsEvidence.likely, false, far.holdsEvidence.why);
+      assert.match(far.holdsEvidence.why, /no stored memory is from or about the time asked \(during 2019\); closest: /);
+      // Outside the history too, but within a year of it: the time may be one the anchoring left unread ("next month").
+      const near = await memory.recall("Where did Ana play tennis in 2022?", { namespace: "ns" });
+      assert.equal(near.frame?.time?.outsideHistory, true, JSON.stringify(near.frame?.time));
+      assert.doesNotMatch(near.holdsEvidence.why, /time asked/);
+      assert.equal(near.holdsEvidence.likely, true, near.holdsEvidence.why);
+    },
+  );
+});

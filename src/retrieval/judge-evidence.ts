@@ -7,6 +7,8 @@ import { truncate } from "../formats/shared.js";
 import { escapeStoredText } from "../language/escape-stored-text.js";
 import { TIME_WORDS, PRONOUN_I, opensSentence } from "../induction/proper-nouns.js";
 import { memoize } from "../util/memoize.js";
+import { nearTime } from "./context-match.js";
+import { describeInterval } from "../model/time.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -50,9 +52,22 @@ export interface EvidenceFeatures {
   unsaidNames: string[];
   /** Whom the query asks about ("the user", "John"), when the frame says. */
   subject: string | null;
+  /**
+   * The time the query asks about, surely grounded, when no unit of the content pool is from it or about it in any
+   * way (session, event time, a time it mentions), nor within a year of it: "What did I do in March 2019?" of a
+   * store that begins in 2023.
+   */
+  unmetTime: string | null;
   /** The best-covering candidate, for `why`. */
   closest: MemoryUnit | null;
 }
+
+/**
+ * How far from the asked time a candidate's times may lie and still count as near it: a year. Closer, the time may
+ * be one anchoring left unread (a plan for "next month", "last summer"): on LoCoMo, questions dated a month or a
+ * season past the sessions are answerable (docs/experiments.md › A time the store holds nothing of).
+ */
+const TIME_MARGIN_MS = 365 * 86_400_000;
 
 /** Units of the content pool, best first; the judgment reads the first POOL_DEPTH. */
 export const POOL_DEPTH = 100;
@@ -187,11 +202,14 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
     const stem = keyed.find((k) => k.word === n)!.stem;
     return !depth.some((_, i) => subjectSays(i)?.has(stem));
   });
-  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, unsaidNames, subject: subject?.name ?? null, closest: closest ?? pool[0] ?? null };
+  const time = frame?.time ?? null;
+  const surelyGrounded = time !== null && (time.outsideHistory === true || isReliable(time));
+  const unmetTime = surelyGrounded && !depth.some((u) => nearTime(u.context, time, TIME_MARGIN_MS)) ? `${time.relation} ${describeInterval(time.window)}` : null;
+  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, unsaidNames, subject: subject?.name ?? null, unmetTime, closest: closest ?? pool[0] ?? null };
 }
 
 /** Fitted by research/calibrate-evidence.ts --fit (LoCoMo conversations 1–5 and half of LongMemEval dev + abs15; docs/experiments.md). */
-export const EVIDENCE_WEIGHTS = { bias: 1.07, missingShare: -3.1, bestShare: 0.13, personUnmet: -3.19, nameUnsaid: -3.45 } as const;
+export const EVIDENCE_WEIGHTS = { bias: 1.07, missingShare: -3.1, bestShare: 0.13, personUnmet: -3.19, nameUnsaid: -3.45, timeUnmet: -4 } as const;
 export type EvidenceWeights = { [K in keyof typeof EVIDENCE_WEIGHTS]: number };
 
 /** The model's inputs, one per weight. */
@@ -202,6 +220,7 @@ export function evidenceFeatureVector(f: EvidenceFeatures): Record<keyof Evidenc
     bestShare: f.bestShare,
     personUnmet: f.personUnmet ? 1 : 0,
     nameUnsaid: f.unsaidNames.length ? 1 : 0,
+    timeUnmet: f.unmetTime ? 1 : 0,
   };
 }
 
@@ -227,7 +246,9 @@ export function judgeEvidence(query: string, frame: RecallFrame | null, pool: re
   const closest = f.closest ? `; ${quote(f.closest)}` : "";
   const people = frame?.participants?.names.join(" or ") ?? "";
   let why: string;
-  if (f.missing.length) why = `no stored memory mentions ${f.missing.map((m) => `"${m}"`).join(", ")}${closest}`;
+  // The time first: a word of the need missing as well is then likely one of that time's.
+  if (f.unmetTime) why = `no stored memory is from or about the time asked (${f.unmetTime})${closest}`;
+  else if (f.missing.length) why = `no stored memory mentions ${f.missing.map((m) => `"${m}"`).join(", ")}${closest}`;
   else if (f.unsaidNames.length && f.subject) why = `${f.subject} never mentions ${f.unsaidNames.map((m) => `"${m}"`).join(", ")}${closest}`;
   else if (f.personUnmet) why = `the memories that match are not ${people}'s${closest}`;
   else why = `${Math.round(f.bestShare * 100)}% of the query's key words in one memory${closest}`;
