@@ -112,7 +112,9 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   // The roles the candidates' turns carry ground a role condition: none between people.
   const knownRoles = [...new Set(units.flatMap((u) => (u.context.role ? [u.context.role] : [])))];
   const [snapshot, history] = namespaceReads ? await namespaceReads : [null, null];
-  const induced = snapshot ? await induceFor(deps, request, { history, knownRoles, knownPeople: snapshot.knownPeople }) : null;
+  // Plans' reports found once: the frame's occurrences and the hits' planOutcome ask of the same plans.
+  const planReports = new Map<string, MemoryUnit | null>();
+  const induced = snapshot ? await induceFor(deps, request, { history, knownRoles, knownPeople: snapshot.knownPeople, planReports }) : null;
   const frame = induced && request.ignoreConditions?.length ? withoutConditions(induced.frame, request.ignoreConditions) : (induced?.frame ?? null);
   const inductionDone = performance.now();
   const answers =
@@ -163,7 +165,7 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
       ...(states ? { validityOf: (id: string) => states.validity.get(id), mayBeOutdatedOf: (u: MemoryUnit) => mayBeOutdated(u, states) } : {}),
     },
   );
-  const hits = await findPlanReports(deps.store, request.namespace, ranked, request.where);
+  const hits = await findPlanReports(deps.store, request.namespace, ranked, request.where, planReports);
   const contextValidIds = chosen.filter((c) => c.contextValid).map((c) => c.unitId);
   const holdsEvidence = judgeEvidence(request.query, frame, ranking.flatMap((c) => unitOf.get(c.unitId) ?? []), keyWords);
   request.onStageTimes?.({ content: contentDone - started, induction: inductionDone - contentDone, reinstatement: performance.now() - inductionDone });
@@ -173,7 +175,12 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
 async function induceFor(
   deps: { store: MemoryStore; embedder: Embedder },
   request: RecallRequest,
-  { history, knownRoles, knownPeople }: { history: { start: string; end: string } | null; knownRoles: string[]; knownPeople: readonly string[] },
+  {
+    history,
+    knownRoles,
+    knownPeople,
+    planReports,
+  }: { history: { start: string; end: string } | null; knownRoles: string[]; knownPeople: readonly string[]; planReports: Map<string, MemoryUnit | null> },
 ): Promise<{ frame: RecallFrame; refinement?: Omit<FrameRefinement, "frame"> }> {
   const frame = await induceFrame(request.query, {
     history,
@@ -200,7 +207,7 @@ async function induceFor(
       return found.flatMap((c) => (units.has(c.unitId) ? [withContext(units.get(c.unitId)!)] : []));
     },
     findPlanReports: async (plans) => {
-      const reports = await reportsOfPlans(deps.store, request.namespace, plans, request.where);
+      const reports = await reportsOfPlans(deps.store, request.namespace, plans, request.where, planReports);
       if (request.contextOverride) for (const [id, u] of reports) reports.set(id, { ...u, context: request.contextOverride(u) });
       return reports;
     },

@@ -26,6 +26,21 @@ test("reportsOfPlans: a plan's report is found in the namespace by the plan's na
     assert.equal(reports.get(byTurn("s1:3").id)?.provenance.turnIds[0], "s3:2", "answers Bo's question that names Enugu");
     assert.equal(reports.has(byTurn("s1:2").id), false, "no plan, no report");
 
+    // A recall's second ask of the same plans reads what the first found (`seen`), with no search; a plan not asked yet is searched.
+    let searches = 0;
+    const counting = new Proxy(memory.store, {
+      get: (target, key, receiver) => (key === "searchLexical" ? (...args: unknown[]) => (searches++, (target.searchLexical as (...a: unknown[]) => unknown).apply(target, args)) : Reflect.get(target, key, receiver)),
+    });
+    const seen = new Map();
+    const first = await reportsOfPlans(counting, "ns", [byTurn("s1:1")], undefined, seen);
+    const afterFirst = searches;
+    const again = await reportsOfPlans(counting, "ns", [byTurn("s1:1")], undefined, seen);
+    assert.ok(afterFirst > 0);
+    assert.equal(searches, afterFirst, "nothing searched again");
+    assert.equal(again.get(byTurn("s1:1").id)?.id, first.get(byTurn("s1:1").id)?.id);
+    const withEnugu = await reportsOfPlans(counting, "ns", [byTurn("s1:1"), byTurn("s1:3")], undefined, seen);
+    assert.ok(searches > afterFirst, "the plan not looked up yet is");
+    assert.equal(withEnugu.get(byTurn("s1:3").id)?.provenance.turnIds[0], "s3:2");
   } finally {
     await memory.close();
   }
