@@ -13,7 +13,7 @@ import { futureCueIn } from "../language/plan-cue.js";
 import { unitId } from "./unit-id.js";
 import { askedBefore, cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@13";
+export const RULE_ANCHORER_ID = "rule-anchorer@14";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;

@@ -11,6 +11,9 @@ test("state slots: the state a question asks about, named as statements name it"
   assert.deepEqual(findStateSlot("What is Amara's favourite dish these days?")?.slots, ["favourite dish"]);
   assert.equal(findStateSlot("When did Caroline go to the LGBTQ support group?"), null);
   assert.deepEqual(findStateSlot("What does Clara do for a living now?")?.slots, ["job", "employer"]);
+  // Whose job, in several words: "my older brother", "Ruth's brother Fergus".
+  assert.deepEqual(findStateSlot("What does Ruth's brother Fergus do for work now?")?.slots, ["job", "employer"]);
+  assert.deepEqual(findStateSlot("Where did Ruth's brother work before he started his training?")?.slots, ["job", "employer"]);
   assert.deepEqual(findStateSlot("What pets does Tom have now?")?.slots, ["pet"]);
   assert.deepEqual(findStateSlot("Who was Noah's girlfriend in early 2022?")?.slots, ["partner"]);
   assert.deepEqual(findStateSlot("What vehicle does Rafael ride or drive now?")?.slots, ["car"]);

@@ -16,7 +16,7 @@ import { PLURAL } from "../language/state-patterns.js";
 const SLOT_QUESTIONS: Array<[RegExp, string[]]> = [
   [/\bwhere\b[^?]*\b(?:live|lives|living|lived|reside|resides|resided|based)\b|\bhome ?town\b/i, ["residence"]],
   [
-    /\b(?:what|which)\s+(?:is|was|are|were)\s+\S+\s+(?:job|jobs|profession|occupation|position|role|employer)\b|\bdo(?:es)?\s+(?:\S+\s+)?do\s+for\s+(?:a\s+)?(?:living|work)\b|\bwhere\s+(?:does|did|do)\s+\S+\s+work\b|\bwhat\s+(?:job|work)\s+(?:does|did|do)\b/i,
+    /\b(?:what|which)\s+(?:is|was|are|were)\s+\S+\s+(?:job|jobs|profession|occupation|position|role|employer)\b|\bdo(?:es)?\s+(?:\S+\s+){0,4}do\s+for\s+(?:a\s+)?(?:living|work)\b|\bwhere\s+(?:does|did|do)\s+(?:\S+\s+){1,4}?work\b|\bwhat\s+(?:job|work)\s+(?:does|did|do)\b/i,
     ["job", "employer"],
   ],
   [/\bwho\b[^?]*\b(?:dating|partner|boyfriend|girlfriend|husband|wife|married to|engaged to|seeing)\b/i, ["partner"]],

@@ -12,6 +12,10 @@ describe("findStateSubject", () => {
     assert.deepEqual(findStateSubject("how long have I been using it?"), { self: true, evidence: "I" });
     assert.equal(findStateSubject("Where is the best bakery?"), null);
   });
+  it("a relation followed by a name asks about the named person", () => {
+    assert.deepEqual(findStateSubject("Where does Maren's cousin Elodie live now?"), { name: "Elodie", evidence: "Maren's cousin Elodie" });
+    assert.deepEqual(findStateSubject("Who is my friend Josie going out with now?"), { name: "Josie", evidence: "my friend Josie" });
+  });
 });
 
 describe("isSubjectAsked", () => {

@@ -24,10 +24,15 @@ export interface StateSubject {
 const REL = RELATION.replace(/^\(\?:/, "(?:");
 const MY_RELATION = new RegExp(`\\b(?:my|our) ${REL}\\b`, "i");
 const NAMED_RELATION = new RegExp(`\\b([A-Z][\\p{Ll}'’-]+)['’]s? ${REL}\\b`, "u");
+/** "my friend Josie", "Maren's cousin Elodie": the relation names whose; the name, who. */
+const RELATION_THEN_NAME = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[A-Z][\\p{Ll}'’-]+['’]s?) ${REL},? ([A-Z][\\p{Ll}'’-]+)\\b`, "u");
 const SELF = /\b(?:I|I'm|I've|my|me|mine|we|our)\b/;
 
 /** `knownPeople`: the namespace's people, so that "Ana" is a subject only when someone by that name is known. */
 export function findStateSubject(query: string, knownPeople: readonly string[] = []): StateSubject | null {
+  // A relation followed by a name asks about the named person: statements name them either way (the alias resolves).
+  const relationThenName = RELATION_THEN_NAME.exec(query);
+  if (relationThenName) return { name: relationThenName[2]!.replace(/['’]s$/, ""), evidence: relationThenName[0] };
   const mine = MY_RELATION.exec(query);
   if (mine) return { relation: mine[1]!.toLowerCase(), evidence: mine[0] };
   const theirs = NAMED_RELATION.exec(query);

@@ -49,10 +49,16 @@ const RULES: OpenRule[] = [
     read: (m) => ({ attribute: m[1]!, value: m[2]! }),
   },
   { re: new RegExp(`\\b(?:[Mm]y|[Oo]ur) (?:new |current )?${WORDS} of (${MONEY}|${CLOCK}|\\d[\\d,.]*(?: ${UNIT})?)\\b`, "u"), read: (m) => ({ attribute: m[1]!, value: m[2]! }) },
-  // "my dentist appointment got moved to Thursday at 10am", "my class was changed to Mondays"
+  // "the Spanish group's still on Wednesdays", "my choir is on Thursday evenings now": a meeting's day (also of "the" thing: the speaker's schedule)
   {
-    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur) ${WORDS} (?:got |was |has been |is being |is )?(?:moved|changed|switched|pushed|rescheduled|bumped|shifted) (?:back |up )?to ([\\w: ]{2,40}?)(?=[.,!?;]|\\s(?:and|but|so|because|instead)\\b|$)`, "u"),
+    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS}(?:'s| is| are) (?:still |now |always |usually )*(?:on|every) ((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?: (?:evenings?|mornings?|afternoons?|nights?))?)`, "u"),
     read: (m) => ({ attribute: m[1]!, value: m[2]! }),
+  },
+  // "my dentist appointment got moved to Thursday at 10am", "my class was changed to Mondays", "the Spanish group has moved to Wednesdays"
+  {
+    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS} (?:got |was |has been |has |is being |is )?(?:moved|changed|switched|pushed|rescheduled|bumped|shifted) (?:back |up )?to ([\\w: ]{2,40}?)(?=[.,!?;]|\\s(?:and|but|so|because|instead|starting|from)\\b|$)`, "u"),
+    // "the …" moved is the speaker's only as a schedule ("the Spanish group has moved to Wednesdays"), not "the bakery moved to Main Street".
+    read: (m) => (/^the\b/i.test(m[0]) && !/^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d)/i.test(m[2]!) ? null : { attribute: m[1]!, value: m[2]! }),
   },
   // "I've been using my Fitbit Charge 3 for 6 months", "I've had my Kindle for two years", "sticking to my routine for 4 weeks now"
   {
@@ -139,7 +145,7 @@ const RULES: OpenRule[] = [
 
 /** Words no attribute is made of alone: "my point is", "my guess is", "my bad". */
 const NOT_AN_ATTRIBUTE = /^(point|guess|question|questions|idea|ideas|advice|issue|problem|concern|worry|hope|fear|goal|plan|plans|dream|bet|bad|fault|pleasure|mind|head|heart|god|gosh|day|week|weekend|morning|night|life|thing|things|way|turn|name|opinion|thought|thoughts|feeling|reason|answer|suggestion|favou?rite|fav|understanding|experience|situation|schedule|list|budget|family|friend|friends|sister|brother|mom|mum|dad|mother|father|parents|son|daughter|wife|husband|partner|boyfriend|girlfriend|boss|manager|kids|children|dog|cat|car|job|home|house|apartment|flat|place)$/i;
-const NOT_A_VALUE = /^(something|anything|nothing|everything|someone|anyone|everyone|somewhere|one of|part of|all|it|that|this|so|very|really|too|a|an|the|my|not|just|also|still|such|going|being|getting|kind|sort|like|what|how|why|because|about|more|less|amazing|great|good|fine|okay|ok|bad|terrible|awesome|nice|busy|crazy|wild|hard|tough|interesting|different|important|perfect)\b/i;
+const NOT_A_VALUE = /^(something|anything|nothing|everything|someone|anyone|everyone|somewhere|one of|part of|all|it|that|this|so|very|really|too|mostly|pretty|quite|rather|fairly|basically|a bit|a little|kind of|sort of|a|an|the|my|not|just|also|still|such|going|being|getting|kind|sort|like|what|how|why|because|about|more|less|amazing|great|good|fine|okay|ok|bad|terrible|awesome|nice|busy|crazy|wild|hard|tough|interesting|different|important|perfect)\b/i;
 const DETERMINERS = /^(?:the|a|an|my|our|your|his|her|their|this|that|these|those|new|current|latest|old)\s+/i;
 
 /** "the Downtown Farmers Market" after "I earned $420 at": the place is part of what is counted. */

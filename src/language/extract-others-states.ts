@@ -25,6 +25,11 @@ const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4}|the
 /** Who: "my (older) sister (Ana)", "Ana", "Ana's". Groups: relation, name after it, bare name. */
 const WHO = `(?:\\b[Mm]y ${RELATION}(?:,? ${NAME})?|\\b${NAME})`;
 const ADV = "(?:now |still |currently |finally |just |recently |officially |actually |also )*";
+/** What "X is a … now" says that is no work: family, age, habits, judgements ("Tom's a grandad now", "a nightmare now"). */
+const NOT_A_ROLE = /^(?:nightmare|mess|wreck|pain|joy|fan|father|mother|dad|mum|mom|parent|grandad|grandpa|grandma|granny|grandmother|grandfather|uncle|aunt|auntie|husband|wife|adult|teenager|toddler|baby|vegetarian|vegan|pescatarian|regular|member|local|convert|expert|pro|bit|lot|little|different person|new person|changed man|changed woman)\b/;
+
+/** A role said to hold now, one group: "(proper |qualified )paramedic now". */
+const JOB_NOW = "(?:proper |qualified |fully qualified |trained |certified |licensed |registered |full-time |part-time )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) now\\b";
 
 interface OthersRule {
   re: RegExp;
@@ -35,11 +40,21 @@ interface OthersRule {
 const RULES: OthersRule[] = [
   { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back )?to ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  // "Elodie's still in Leeds for now", "my brother's been in Cork since June": staying, not a visit ("Ana is in Paris this weekend")
+  { re: new RegExp(`${WHO}(?:'s| is| has) (?:(?:still|now|currently|been|living|based) )+in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO}['’]s (?:new |current )?(?:job|position|role) is (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:works|is working) (?:at|for) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
+  // "my brother's still doing nights at the supermarket warehouse": shifts somewhere are work there
+  { re: new RegExp(`${WHO}(?:'s| is) ${ADV}(?:doing|working|on) (?:nights|days|shifts|weekends|lates|earlies) (?:at|for) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
+  // "Josie's been with her boyfriend Anton for two years"
+  { re: new RegExp(`${WHO}(?:'s| has) (?:been )?(?:with|seeing|dating) (?:her|his|their) (?:boyfriend|girlfriend|partner|fianc[ée]e?|husband|wife) ${NAME}`, "u"), read: (m) => ({ slot: "partner", value: m[4]! }) },
+  // "Josie and Anton have split up": her partner ends
+  { re: new RegExp(`${WHO} and ${NAME} (?:have |had |just |finally )*(?:split up|broken up|broke up|separated|divorced)`, "u"), read: () => ({ slot: "partner", value: "", ends: true }) },
   { re: new RegExp(`${WHO} ${ADV}(?:got|started|landed|took) (?:a |the )?(?:new )?job (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:works|is working) as (?:a |an )?([a-z][a-z-]+(?: [a-z][a-z-]+)?)\\b`, "u"), read: (m) => ({ slot: "job", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:retired|has retired|is retired)\\b`, "u"), read: () => ({ slot: "job", value: "retired" }) },
+  // "Fergus is a proper paramedic now": a role said to hold now ("my sister is a nightmare" says no "now")
+  { re: new RegExp(`${WHO}(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), read: (m) => (NOT_A_ROLE.test(m[4]!) ? null : { slot: "job", value: m[4]! }) },
   // "my parents have been staying with me for nine months": an open attribute of theirs, as extract-open-states.ts reads the speaker's
   {
     re: new RegExp(`${WHO} (?:has|have|'ve|'s) (?:now |already )?been ((?:staying|living|working|studying|volunteering|training|learning|taking|playing|attending|using|doing|dating|seeing) [\\p{L}\\d' -]{1,40}?) for (${DURATION})`, "u"),
@@ -47,6 +62,66 @@ const RULES: OthersRule[] = [
   },
   { re: new RegExp(`${WHO} ${ADV}(?:is|'s|has been) (?:dating|seeing|engaged to|married to) ${NAME}`, "u"), read: (m) => ({ slot: "partner", value: m[4]! }) },
 ];
+
+/**
+ * Where a person the turn already named lives, or what they now are, told with a pronoun: "She's
+ * been in Leeds since uni", "she's still in Leeds for now", "he's living in
+ * Cork", "she moved up there" (there: the place the sentence named before,
+ * "Elodie got the Glasgow job, she moved up there"). Only wordings of
+ * staying ("still", "been … in", "living in", "based in") or of a move: "she's
+ * in Paris" may be a weekend.
+ */
+const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegExpExecArray, sentence: string) => string | null }> = [
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is| has) (?:(?:still|now|currently|been|living|based) )+in ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e) ${ADV}(?:moved|relocated|has moved) (?:back |up |down |over |out )?to ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
+  { re: /\b(?:[Ss]he|[Hh]e) (?:\w+ )?(?:moved|relocated) (?:back |up |down |over |out )?there\b/u, slot: "residence", value: (m, sentence) => lastPlace(sentence.slice(0, m.index)) },
+  // "she's been with her boyfriend Anton for about two years"
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| has) (?:been )?(?:with|seeing|dating) (?:her|his|their) (?:boyfriend|girlfriend|partner|fianc[ée]e?|husband|wife) ${NAME}`, "u"), slot: "partner", value: (m) => m[1]! },
+  // "He's a proper paramedic now"
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
+];
+
+/** The last capitalised word (run) of `text` that is no sentence word nor a person named before ("the Glasgow job" → Glasgow). */
+function lastPlace(text: string): string | null {
+  const runs = [...text.matchAll(new RegExp(PLACE, "gu"))].map((m) => m[1]!).filter((w) => !NOT_A_NAME.has(w.split(" ")[0]!));
+  return runs.at(-1) ?? null;
+}
+
+/**
+ * A person a pronoun of this sentence may stand for: a name the sentence
+ * before it uses as a subject (not after "the", "in", "to"…, and followed by
+ * a verb: "Elodie got the Glasgow job, she…"), else the other person the turn
+ * told of (`turnPerson`).
+ */
+function pronounPerson(before: string, speaker: string, turnPerson: string | null): string | null {
+  const subjects = [...before.matchAll(new RegExp(`(?<!\\b(?:the|a|an|in|to|at|from|of|for|near|by|on) )\\b${NAME}(?:['’]s)? [a-z]`, "gu"))]
+    .map((m) => m[1]!)
+    .filter((n) => !NOT_A_NAME.has(n.split(" ")[0]!) && !RELATION_RE.test(n) && n.toLowerCase() !== speaker.toLowerCase());
+  return subjects.at(-1) ?? turnPerson;
+}
+
+/**
+ * A home or a role told of a person with he or she (PRONOUN_STATES): the
+ * person is the one the turn named as a subject before the pronoun ("Fergus
+ * qualified! He's a proper paramedic now"), else `turnPerson`, the other
+ * person the turn last stated something of ("My cousin Elodie came to stay.
+ * She's been in Leeds since uni"). None known: nothing (a pronoun alone names no one).
+ */
+export function extractPronounStates(sentence: string, before: string, speaker: string, turnPerson: string | null, slotsTaken: ReadonlySet<string>): StateStatement[] {
+  const out: StateStatement[] = [];
+  for (const rule of PRONOUN_STATES) {
+    if (slotsTaken.has(rule.slot) || out.some((st) => st.slot === rule.slot)) continue;
+    const m = rule.re.exec(sentence);
+    if (!m) continue;
+    const person = pronounPerson(`${before} ${sentence.slice(0, m.index)}`, speaker, turnPerson);
+    const raw = rule.value(m, sentence);
+    if (!person || !raw || raw === person) continue;
+    const value = clean(raw);
+    if (value === "") continue;
+    out.push({ subject: person, slot: rule.slot, value, additive: false, ends: false, evidence: m[0].trim() });
+  }
+  return out;
+}
 
 const TRAILING = /\s+(?:now|since|for|last|this|in|on|and|with|after|before)\b.*$/i;
 
@@ -79,7 +154,7 @@ export function extractOthersStates(sentence: string, speaker: string): StateSta
     // The speaker is no other person ("Ines moved to Porto" said by Ines is her own state; the first-person rules read it).
     if (who.subject.toLowerCase() === speaker.toLowerCase()) continue;
     const value = clean(read.value);
-    if (value === "") continue;
+    if (value === "" && !read.ends) continue;
     out.push({ subject: who.subject, slot: read.slot, value, additive: false, ends: read.ends ?? false, evidence: m[0].trim(), ...(read.open ? { open: true } : {}) });
     if (who.relation) out.push(relationStatement(who.subject, who.relation, m[0].trim()));
   }

@@ -126,4 +126,35 @@ describe("extractStates", () => {
     // The speaker's own name is no other person.
     assert.deepEqual(keys("Ines moved to Porto.", "Ines"), []);
   });
+
+  it("another person's home or role told with he or she: the person the turn named; staying, not visiting", () => {
+    assert.deepEqual(keys("My cousin Elodie came to stay. She's been in Leeds since uni.", "Maren"), ["Elodie | relation = maren's cousin", "Elodie | residence = leeds"]);
+    assert.deepEqual(keys("Elodie got the Glasgow job in the end, she moved up there in August.", "Maren"), ["Elodie | residence = glasgow"]);
+    assert.deepEqual(keys("Elodie's still in Leeds for now.", "Maren"), ["Elodie | residence = leeds"]);
+    assert.deepEqual(keys("My brother has been in Cork since June.", "Ruth"), ["Ruth's brother | residence = cork"]);
+    // A visit, or a pronoun with no one named before it, states no home.
+    assert.deepEqual(keys("Ana is in Paris this weekend."), []);
+    assert.deepEqual(keys("She's still in Leeds for now."), []);
+    // A role said to hold now, of a named person or by he or she after the name; not a judgement or a family role.
+    assert.deepEqual(keys("Big news: Fergus qualified! He's a proper paramedic now.", "Ruth"), ["Fergus | job = paramedic"]);
+    assert.deepEqual(keys("Fergus is a qualified nurse now.", "Ruth"), ["Fergus | job = nurse"]);
+    assert.deepEqual(keys("Tom is a nightmare now. Tom's a grandad now.", "Ruth"), []);
+    // Shifts somewhere are work there; a partner said with "been with", and a couple who split up.
+    assert.deepEqual(keys("My brother's still doing nights at the supermarket warehouse.", "Ruth"), ["Ruth's brother | employer = supermarket warehouse"]);
+    assert.deepEqual(keys("My friend Josie came round. She's been with her boyfriend Anton for about two years.", "Imogen"), ["Josie | relation = imogen's friend", "Josie | partner = anton"]);
+    assert.deepEqual(keys("Other news: Josie and Anton have split up.", "Imogen"), ["Josie | partner =  (ends)"]);
+  });
+
+  it("a home in lower case: moved into, or ours with where it is; a schedule's day, also of \"the\" group", () => {
+    assert.deepEqual(keys("All done! We're out of the bakery flat and into a place by the canal.", "Tobias"), ["Tobias | residence = place by the canal"]);
+    assert.deepEqual(keys("The radiator in our flat above the bakery has given up again.", "Tobias"), ["Tobias | residence = flat above the bakery"]);
+    assert.deepEqual(keys("I moved into a bigger flat near the river."), ["User | residence = flat near the river"]);
+    assert.deepEqual(keys("I work mornings at the garden centre, so the money's steady."), ["User | employer = garden centre"]);
+    assert.deepEqual(keys("I walked into a place near the station and ordered coffee."), []);
+    assert.deepEqual(keys("We went to a house party."), []);
+    assert.deepEqual(keys("The Spanish group's still on Wednesdays."), ["User | spanish group = wednesdays [open]"]);
+    assert.deepEqual(keys("The bakery moved to Main Street."), []);
+    // A description is no value: "mostly", "pretty", "a bit" …
+    assert.deepEqual(keys("My Spanish is mostly menu words right now."), []);
+  });
 });

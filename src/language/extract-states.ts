@@ -17,7 +17,7 @@
 
 import type { StateStatement } from "../model/memory-unit.js";
 import { extractOpenStates } from "./extract-open-states.js";
-import { extractOthersStates, extractRelations } from "./extract-others-states.js";
+import { extractOthersStates, extractPronounStates, extractRelations } from "./extract-others-states.js";
 import { PLURAL } from "./state-patterns.js";
 export type { StateStatement };
 
@@ -33,6 +33,8 @@ const BRAND = "(?:VW|Volkswagen|Fiat|Honda|Toyota|Hyundai|Ford|BMW|Audi|Kia|Mazd
 const VEHICLE = "(car|truck|bakkie|pickup|pick-up|suv|van|motorbike|motorcycle|scooter|tesla|toyota|honda|ford|bmw|subaru|volkswagen|audi|mazda|kia|hyundai|prius|civic|corolla)";
 const COUNT = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 const NOW = "(?:now |currently |finally |just |recently |officially |actually |still |also )*";
+/** A home named by what it is (a residence in lower case needs one of these words). */
+const DWELLING = "(?:flat|apartment|house|studio|place|cottage|loft|houseboat|bungalow|two-bed|one-bed|maisonette|bedsit)";
 
 interface Rule {
   re: RegExp;
@@ -62,13 +64,17 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\bsettled in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\blease\\b[^.!?]*?\\bin ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: /\b(?:I|[Ww]e)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) here\b|\b(?:I|[Ww]e)(?:'ve| have) been living here\b/u, read: () => set("residence", "@here") },
+  // A home named by what it is and where, in lower case, moved into: "we're out of the bakery flat and into a place by the canal", "I moved into a bigger flat near the river" (not "I walked into a place near the station")
+  { re: new RegExp(`\\b(?:I|[Ww]e)\\b[^.!?]{0,40}?\\b(?:moved |moving |and )into (?:a|an|the|our|my) (?:new |bigger |smaller |little |tiny |lovely )?(${DWELLING}(?: (?:by|near|on|above|off|next to|overlooking|opposite) (?:the |a )?[a-z][a-z'’ -]{2,30}?)?)(?=[.,!?;]|$|\\s(?:and|but|so|with|which|now|where)\\b)`, "u"), read: (m) => set("residence", m[1]) },
+  // "the radiator in our flat above the bakery": the home the speaker has, with where it is
+  { re: new RegExp(`\\b(?:[Oo]ur|[Mm]y) (?:new |little |tiny )?(${DWELLING} (?:by|near|above|off|next to|overlooking|opposite) (?:the |a )?[a-z][a-z'’-]+(?: (?!(?:has|have|had|is|was|were|are|gave|and|but|so|with|which|where|that)\\b)[a-z][a-z'’-]+)?)\\b`, "u"), read: (m) => set("residence", m[1]) },
   // job
   { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position|role) as (?:a |an )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position) (?:at|with) ${ORG}`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI(?:'m| am) ${NOW}working (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
   { re: new RegExp(`\\bI ${NOW}work (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
   // "I work at the café", "I started working at the library last month": a workplace in lower case.
-  { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
+  { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:(?:mornings|afternoons|evenings|nights|days|weekends|shifts|part-time|full-time|part time|full time) )?(?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   // "still baking at Four des Capucins", "I'm still teaching at Ridgeway": a workplace by the work done there.
   { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still )?(?:working|baking|teaching|cooking|nursing|coding|serving|bartending|volunteering|waitressing|interning|lecturing|training) (?:at|for) ((?:the )?[A-Z][\\p{L}&'’.-]*(?: (?:[A-Z&][\\p{L}&'’.-]*|de|des|du|la|le|van|von|of)(?= [A-Z]|$|[ ,.!?;])){0,4})`, "u"), read: (m) => set("employer", m[1]!.replace(/ (?:de|des|du|la|le|van|von|of)$/, "")) },
@@ -223,6 +229,12 @@ function answeredCount(text: string, speaker: string, askedBefore: string | unde
  * when another speaker said it: a bare answer states what it asked ("How
  * many hives do you have now?" — "Eleven!").
  */
+/** The other person the turn's statements so far were last about (a name, not a relation), for a pronoun to stand for. */
+function otherPerson(out: readonly StateStatement[], speaker: string): string | null {
+  const other = out.filter((st) => st.subject.toLowerCase() !== speaker.toLowerCase() && !/'s /.test(st.subject)).at(-1);
+  return other?.subject ?? null;
+}
+
 export function extractStates(text: string, speaker: string, askedBefore?: string): StateStatement[] {
   const out: StateStatement[] = [];
   // Each key's place in `out`.
@@ -266,7 +278,10 @@ export function extractStates(text: string, speaker: string, askedBefore?: strin
     if (planned || (/\?\s*$/.test(sentence) && !restated)) continue;
     const before = text.slice(0, sentenceAt);
     if (!named) for (const st of extractOpenStates(sentence, speaker, before)) add(st);
-    for (const st of [...extractOthersStates(sentence, speaker), ...extractRelations(sentence, speaker)]) add(st);
+    const others = [...extractOthersStates(sentence, speaker), ...extractRelations(sentence, speaker)];
+    for (const st of others) add(st);
+    // "She's been in Leeds since uni", "He's a proper paramedic now": of the person this turn last named or told of.
+    for (const st of extractPronounStates(sentence, before, speaker, otherPerson(out, speaker), new Set(others.map((o) => o.slot)))) add(st);
   }
   // Rules over the turn, and a bare answer to the count asked before: after the clauses', so a clause's own reading wins.
   for (const rule of RULES) {

@@ -1,7 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { isReliable, type RecallFrame } from "../model/recall-frame.js";
 import { resolveSubject, timeOf } from "../anchoring/derive-validity.js";
-import { queryNamesAttribute } from "../language/attribute-key.js";
+import { SAME_KEY, attributeAgreement, queryNamesAttribute } from "../language/attribute-key.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
 import { isSubjectAsked } from "../induction/state-subject.js";
 import type { ContentCandidate } from "./content-recall.js";
@@ -54,8 +54,9 @@ export function sameKeyNewestFirst(
   const stating = ofAsked.length > 0 ? ofAsked : statingOf(null);
   // One subject's statements of one thing: the best-ranked one's.
   const lead = stating[0];
-  const same = stating.filter((s) => s.subject === lead?.subject);
-  if (!lead || same.length < 2 || new Set(same.map((s) => s.value)).size < 2) return ordered;
+  // The same subject's statements of the lead's key (attributeAgreement: "spanish group" is "spanish", "gym visits" is no "gym class").
+  const same = stating.filter((s) => s.subject === lead?.subject && attributeAgreement(s.attribute, lead.attribute) >= SAME_KEY);
+  if (!lead || new Set(same.map((s) => s.value)).size < 2) return ordered;
   const answer =
     past === null
       ? same.reduce((a, b) => (b.said > a.said ? b : a))
