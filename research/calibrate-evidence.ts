@@ -9,7 +9,7 @@
  * hit) wrongly flagged; with --fit, a logistic fit of the weights, trained on
  * LoCoMo conversations 1–5 and LongMemEval's first half, tested on the rest.
  *
- *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…[;name,…]] [--thresholds]] [--dump]
+ *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…[;name,…]] [--thresholds]] [--dump] [--dump-rules] [--dump-flagged]
  */
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
@@ -128,9 +128,10 @@ if (process.argv.includes("--dump")) {
   for (const r of rows.filter((r) => r.set === "longmemeval" || !r.answerable).slice(0, 400))
     console.log(r.set, r.answerable ? "A" : "X", evidenceProbability(r.f, EVIDENCE_WEIGHTS).toFixed(2), r.f.missing.join(","), "|", r.f.bestShare.toFixed(2), r.f.personUnmet, "unsaid:" + r.f.unsaidNames.join(","), r.f.unmetTime ? `time:${r.f.unmetTime}` : "", "|", r.question);
 }
-if (process.argv.includes("--dump-time")) {
-  // Where the time test fires, either class: it must not flag answerable questions.
+if (process.argv.includes("--dump-rules")) {
+  // Where the time and quantity tests fire, either class: they must not flag answerable questions.
   for (const r of rows.filter((r) => r.f.unmetTime)) console.log(r.set, r.answerable ? "A" : "X", r.rightTop ? "right-top" : "", r.f.unmetTime, "|", r.question);
+  for (const r of rows.filter((r) => r.f.quantitiesUnsaid.length)) console.log(r.set, r.answerable ? "A" : "X", r.rightTop ? "right-top" : "", r.f.quantitiesUnsaid.join(","), "|", r.question);
 }
 if (process.argv.includes("--dump-flagged")) {
   // Answerable questions whose top hit is right, flagged all the same: what the judgment gets wrong.

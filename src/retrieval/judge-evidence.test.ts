@@ -137,3 +137,23 @@ test("a time the store holds nothing from or about, by a year or more, is judged
     },
   );
 });
+
+test("a quantity the query presupposes that no memory states is judged unlikely and named; stated in digits or words, it is not", async () => {
+  await withStore(
+    [
+      ["Ana", "We just got back from our two-week trip to Peru, the 10 km hike on day three nearly killed me."],
+      ["Ben", "Ha, I only managed the 5 km loop."],
+    ],
+    async (memory) => {
+      const unsaid = await memory.recall("Where did Ana hike on her 10-day trip to Peru?", { namespace: "ns" });
+      assert.equal(unsaid.holdsEvidence.likely, false, unsaid.holdsEvidence.why);
+      assert.match(unsaid.holdsEvidence.why, /no stored memory states "10-day"/);
+      // "2-week" is said as "two-week", "10-km" as "10 km": both held.
+      for (const q of ["Where did Ana hike on her 2-week trip to Peru?", "Where was Ana's 10-km hike in Peru?"]) {
+        const said = await memory.recall(q, { namespace: "ns" });
+        assert.doesNotMatch(said.holdsEvidence.why, /states "/, q);
+        assert.equal(said.holdsEvidence.likely, true, `${q}: ${said.holdsEvidence.why}`);
+      }
+    },
+  );
+});

@@ -58,6 +58,12 @@ export interface EvidenceFeatures {
    * store that begins in 2023.
    */
   unmetTime: string | null;
+  /**
+   * Quantities the query presupposes, a number with its unit ("my 30-gallon tank", "my 5k time", "the 10-day
+   * trip"), that no unit of the pool states, in digits or in words: the names of numbers, as unsaidNames are of
+   * things. A store that holds "my 20-gallon tank" holds no answer about the 30-gallon one.
+   */
+  quantitiesUnsaid: string[];
   /** The best-covering candidate, for `why`. */
   closest: MemoryUnit | null;
 }
@@ -141,6 +147,22 @@ function namesOf(query: string, keyed: ReadonlyArray<{ word: string }>): string[
   return keyed.filter((k) => written.has(k.word) && !TIME_WORDS.has(k.word)).map((k) => k.word);
 }
 
+/** Units a quantity is counted in ("30-gallon", "5k", "10 days"): what makes a number a thing's name rather than a count asked for. */
+const QUANTITY_UNIT = "k|km|gallon|litre|liter|day|week|month|year|hour|minute|mile|pound|kg|lb|inch|foot|feet|piece|page|room|bed|seat|star|gb|tb";
+const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
+const TENS: Record<string, string> = { "30": "thirty", "40": "forty", "50": "fifty", "60": "sixty", "70": "seventy", "80": "eighty", "90": "ninety", "100": "hundred" };
+
+/** The quantities a query writes, each with a test for a unit that states it (the number in digits or words, then the unit). */
+function quantitiesOf(query: string): Array<{ text: string; said: RegExp }> {
+  return [...query.matchAll(new RegExp(`\\b(\\d[\\d,.]*)(?:-|\\s?)(${QUANTITY_UNIT})s?\\b`, "gi"))].map((m) => {
+    const n = m[1]!.replace(/,/g, "");
+    const unit = m[2]!.toLowerCase();
+    const word = NUMBER_WORDS[Number(n)] ?? TENS[n];
+    const number = word ? `(?:${escapeRegExp(n)}|${word})` : escapeRegExp(n);
+    return { text: `${n}-${unit}`, said: new RegExp(`(?:^|[^\\d.])${number}(?:-|\\s?)${unit}`, "i") };
+  });
+}
+
 /** The share of the key words a unit holds (1 when the query has none). */
 export function keyWordShare(keyed: ReadonlyArray<{ stem: string }>, unit: MemoryUnit): number {
   return shareHeld(keyed, unitStems(unit));
@@ -205,11 +227,14 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
   const time = frame?.time ?? null;
   const surelyGrounded = time !== null && (time.outsideHistory === true || isReliable(time));
   const unmetTime = surelyGrounded && !depth.some((u) => nearTime(u.context, time, TIME_MARGIN_MS)) ? `${time.relation} ${describeInterval(time.window)}` : null;
-  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, unsaidNames, subject: subject?.name ?? null, unmetTime, closest: closest ?? pool[0] ?? null };
+  const quantitiesUnsaid = quantitiesOf(query)
+    .filter((q) => !depth.some((u) => q.said.test(u.content.replace(/(\d),(\d)/g, "$1$2"))))
+    .map((q) => q.text);
+  return { keyWords: keyed.map((k) => k.word), missing, bestShare, personUnmet, unsaidNames, subject: subject?.name ?? null, unmetTime, quantitiesUnsaid, closest: closest ?? pool[0] ?? null };
 }
 
 /** Fitted by research/calibrate-evidence.ts --fit (LoCoMo conversations 1–5 and half of LongMemEval dev + abs15; docs/experiments.md). */
-export const EVIDENCE_WEIGHTS = { bias: 1.07, missingShare: -3.1, bestShare: 0.13, personUnmet: -3.19, nameUnsaid: -3.45, timeUnmet: -4 } as const;
+export const EVIDENCE_WEIGHTS = { bias: 1.07, missingShare: -3.1, bestShare: 0.13, personUnmet: -3.19, nameUnsaid: -3.45, timeUnmet: -4, quantityUnsaid: -3.45 } as const;
 export type EvidenceWeights = { [K in keyof typeof EVIDENCE_WEIGHTS]: number };
 
 /** The model's inputs, one per weight. */
@@ -221,6 +246,7 @@ export function evidenceFeatureVector(f: EvidenceFeatures): Record<keyof Evidenc
     personUnmet: f.personUnmet ? 1 : 0,
     nameUnsaid: f.unsaidNames.length ? 1 : 0,
     timeUnmet: f.unmetTime ? 1 : 0,
+    quantityUnsaid: f.quantitiesUnsaid.length ? 1 : 0,
   };
 }
 
@@ -250,6 +276,7 @@ export function judgeEvidence(query: string, frame: RecallFrame | null, pool: re
   if (f.unmetTime) why = `no stored memory is from or about the time asked (${f.unmetTime})${closest}`;
   else if (f.missing.length) why = `no stored memory mentions ${f.missing.map((m) => `"${m}"`).join(", ")}${closest}`;
   else if (f.unsaidNames.length && f.subject) why = `${f.subject} never mentions ${f.unsaidNames.map((m) => `"${m}"`).join(", ")}${closest}`;
+  else if (f.quantitiesUnsaid.length) why = `no stored memory states ${f.quantitiesUnsaid.map((q) => `"${q}"`).join(", ")}${closest}`;
   else if (f.personUnmet) why = `the memories that match are not ${people}'s${closest}`;
   else why = `${Math.round(f.bestShare * 100)}% of the query's key words in one memory${closest}`;
   return { likely, confidence, why };
