@@ -17,7 +17,7 @@ const RELATION_RE = new RegExp(`^${RELATION}$`, "i");
 
 // Capitalised words that start sentences or name days, never a person.
 const NOT_A_NAME = new Set(
-  "I The This That These Those It We They He She You My Our Your His Her Their There Here And But So Then Now Also Actually Well Oh Yes No Hey Hi Hello Thanks Thank What Where When How Why Who Which Today Yesterday Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September October November December Mom Mum Dad Everyone Someone Nobody Anyway Btw Sadly Luckily Guess Speaking Apparently Honestly Finally Plus Just Still Since After Before If Because Although Though While Once".split(" "),
+  "I Me The This That These Those It We They He She You My Our Your His Her Their There Here And But So Then Now Also Actually Well Oh Yes No Hey Hi Hello Thanks Thank What Where When How Why Who Which Today Yesterday Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September October November December Mom Mum Dad Everyone Someone Nobody Anyway Btw Sadly Luckily Guess Speaking Apparently Honestly Finally Plus Just Still Since After Before If Because Although Though While Once".split(" "),
 );
 const NAME = "([A-Z][\\p{Ll}'’-]+(?: [A-Z][\\p{Ll}'’-]+)?)";
 const PLACE = "([A-Z][\\p{L}'’-]+(?:[ -][A-Z][\\p{L}'’-]+){0,3})";
@@ -64,10 +64,11 @@ const RULES: OthersRule[] = [
 ];
 
 /**
- * Where a person the turn already named lives, or what they now are, told with a pronoun: "She's
- * been in Leeds since uni", "she's still in Leeds for now", "he's living in
- * Cork", "she moved up there" (there: the place the sentence named before,
- * "Elodie got the Glasgow job, she moved up there"). Only wordings of
+ * Where a person the turn already named lives, with whom, or what they now
+ * are, told with a pronoun: "She's been in Leeds since uni", "she's still in
+ * Leeds for now", "she moved up there" (there: the place the sentence named
+ * before, "Elodie got the Glasgow job, she moved up there"), "she's been with
+ * her boyfriend Anton", "he's a proper paramedic now". Only wordings of
  * staying ("still", "been … in", "living in", "based in") or of a move: "she's
  * in Paris" may be a weekend.
  */
