@@ -92,13 +92,33 @@ function lastPlace(text: string): string | null {
  * A person a pronoun of this sentence may stand for: a name the sentence
  * before it uses as a subject (not after "the", "in", "to"…, and followed by
  * a verb: "Elodie got the Glasgow job, she…"), else the other person the turn
- * told of (`turnPerson`).
+ * told of (`turnPerson`, asked only then).
  */
-function pronounPerson(before: string, speaker: string, turnPerson: string | null): string | null {
+function pronounPerson(before: string, speaker: string, turnPerson: () => string | null): string | null {
   const subjects = [...before.matchAll(new RegExp(`(?<!\\b(?:the|a|an|in|to|at|from|of|for|near|by|on) )\\b${NAME}(?:['’]s)? [a-z]`, "gu"))]
-    .map((m) => m[1]!)
+    .map((m) => namePart(m[1]!))
     .filter((n) => !NOT_A_NAME.has(n.split(" ")[0]!) && !RELATION_RE.test(n) && n.toLowerCase() !== speaker.toLowerCase());
-  return subjects.at(-1) ?? turnPerson;
+  return subjects.at(-1) ?? turnPerson();
+}
+
+/**
+ * Whom the other speaker's turn just asked about, for a pronoun of the answer
+ * to stand for: "Any news from Elodie?" → Elodie, "How's your sister?" → the
+ * answering speaker's sister. The last such name or relation of the turn.
+ */
+export function askedPerson(asked: string | undefined, speaker: string): string | null {
+  if (!asked) return null;
+  // A name asked after as a person ("news from Elodie", "how's Tom", "Ana doing"), not a place ("How was Lisbon?").
+  const asPerson = new RegExp(`\\b[Yy]our ${RELATION}\\b|\\b(?:news (?:from|of|about) |heard from |[Hh]ow(?:'s| is) |[Ww]hat about |with )${NAME}|\\b${NAME}(?:['’]s)? (?:doing|getting on|keeping|up to)\\b`, "gu");
+  const found = [...asked.matchAll(asPerson)]
+    .map((m) => (m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : namePart(m[2] ?? m[3]!)))
+    .filter((n) => !NOT_A_NAME.has(n.split(" ")[0]!) && !RELATION_RE.test(n) && n.toLowerCase() !== speaker.toLowerCase());
+  return found.at(-1) ?? null;
+}
+
+/** A name without the possessive the name pattern takes in ("She's" → "She", "Ana's" → "Ana"). */
+function namePart(name: string): string {
+  return name.replace(/['’]s$/, "");
 }
 
 /**
@@ -108,7 +128,7 @@ function pronounPerson(before: string, speaker: string, turnPerson: string | nul
  * person the turn last stated something of ("My cousin Elodie came to stay.
  * She's been in Leeds since uni"). None known: nothing (a pronoun alone names no one).
  */
-export function extractPronounStates(sentence: string, before: string, speaker: string, turnPerson: string | null, slotsTaken: ReadonlySet<string>): StateStatement[] {
+export function extractPronounStates(sentence: string, before: string, speaker: string, turnPerson: () => string | null, slotsTaken: ReadonlySet<string>): StateStatement[] {
   const out: StateStatement[] = [];
   for (const rule of PRONOUN_STATES) {
     if (slotsTaken.has(rule.slot) || out.some((st) => st.slot === rule.slot)) continue;

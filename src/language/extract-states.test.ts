@@ -132,6 +132,10 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Elodie got the Glasgow job in the end, she moved up there in August.", "Maren"), ["Elodie | residence = glasgow"]);
     assert.deepEqual(keys("Elodie's still in Leeds for now.", "Maren"), ["Elodie | residence = leeds"]);
     assert.deepEqual(keys("My brother has been in Cork since June.", "Ruth"), ["Ruth's brother | residence = cork"]);
+    // The person the other speaker just asked after ("Any news from Elodie?", "How's your sister?"), not a place asked about.
+    assert.deepEqual(extractStates("She's applying for jobs. She's still in Leeds for now.", "Maren", "Any news from Elodie?").map((st) => `${st.subject} | ${st.slot} = ${st.value}`), ["Elodie | residence = leeds"]);
+    assert.deepEqual(extractStates("She's been living in Cork since June.", "Ruth", "How's your sister doing?").map((st) => `${st.subject} | ${st.slot} = ${st.value}`), ["Ruth's sister | residence = cork"]);
+    assert.deepEqual(extractStates("She's still in Leeds for now.", "Ruth", "How was Lisbon?"), []);
     // A visit, or a pronoun with no one named before it, states no home.
     assert.deepEqual(keys("Ana is in Paris this weekend."), []);
     assert.deepEqual(keys("She's still in Leeds for now."), []);

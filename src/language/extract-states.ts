@@ -17,7 +17,7 @@
 
 import type { StateStatement } from "../model/memory-unit.js";
 import { extractOpenStates } from "./extract-open-states.js";
-import { extractOthersStates, extractPronounStates, extractRelations } from "./extract-others-states.js";
+import { askedPerson, extractOthersStates, extractPronounStates, extractRelations } from "./extract-others-states.js";
 import { PLURAL } from "./state-patterns.js";
 export type { StateStatement };
 
@@ -281,7 +281,8 @@ export function extractStates(text: string, speaker: string, askedBefore?: strin
     const others = [...extractOthersStates(sentence, speaker), ...extractRelations(sentence, speaker)];
     for (const st of others) add(st);
     // "She's been in Leeds since uni", "He's a proper paramedic now": of the person this turn last named or told of.
-    for (const st of extractPronounStates(sentence, before, speaker, otherPerson(out, speaker), new Set(others.map((o) => o.slot)))) add(st);
+    // Else of the person the other speaker just asked about ("Any news from Elodie?" — "She's still in Leeds").
+    for (const st of extractPronounStates(sentence, before, speaker, () => otherPerson(out, speaker) ?? askedPerson(askedBefore, speaker), new Set(others.map((o) => o.slot)))) add(st);
   }
   // Rules over the turn, and a bare answer to the count asked before: after the clauses', so a clause's own reading wins.
   for (const rule of RULES) {
