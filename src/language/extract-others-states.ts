@@ -82,6 +82,11 @@ const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegEx
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
 ];
 
+/** A name that stands for someone other than the speaker: no sentence word ("She", "Then"), no relation word, not the speaker. */
+function isOtherPersonName(name: string, speaker: string): boolean {
+  return !NOT_A_NAME.has(name.split(" ")[0]!) && !RELATION_RE.test(name) && name.toLowerCase() !== speaker.toLowerCase();
+}
+
 /** The last capitalised word (run) of `text` that is no sentence word nor a person named before ("the Glasgow job" → Glasgow). */
 function lastPlace(text: string): string | null {
   const runs = [...text.matchAll(new RegExp(PLACE, "gu"))].map((m) => m[1]!).filter((w) => !NOT_A_NAME.has(w.split(" ")[0]!));
@@ -97,7 +102,7 @@ function lastPlace(text: string): string | null {
 function pronounPerson(before: string, speaker: string, turnPerson: () => string | null): string | null {
   const subjects = [...before.matchAll(new RegExp(`(?<!\\b(?:the|a|an|in|to|at|from|of|for|near|by|on) )\\b${NAME}(?:['’]s)? [a-z]`, "gu"))]
     .map((m) => namePart(m[1]!))
-    .filter((n) => !NOT_A_NAME.has(n.split(" ")[0]!) && !RELATION_RE.test(n) && n.toLowerCase() !== speaker.toLowerCase());
+    .filter((n) => isOtherPersonName(n, speaker));
   return subjects.at(-1) ?? turnPerson();
 }
 
@@ -112,7 +117,7 @@ export function askedPerson(asked: string | undefined, speaker: string): string 
   const asPerson = new RegExp(`\\b[Yy]our ${RELATION}\\b|\\b(?:news (?:from|of|about) |heard from |[Hh]ow(?:'s| is) |[Ww]hat about |with )${NAME}|\\b${NAME}(?:['’]s)? (?:doing|getting on|keeping|up to)\\b`, "gu");
   const found = [...asked.matchAll(asPerson)]
     .map((m) => (m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : namePart(m[2] ?? m[3]!)))
-    .filter((n) => !NOT_A_NAME.has(n.split(" ")[0]!) && !RELATION_RE.test(n) && n.toLowerCase() !== speaker.toLowerCase());
+    .filter((n) => isOtherPersonName(n, speaker));
   return found.at(-1) ?? null;
 }
 

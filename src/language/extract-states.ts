@@ -18,12 +18,9 @@
 import type { StateStatement } from "../model/memory-unit.js";
 import { extractOpenStates } from "./extract-open-states.js";
 import { askedPerson, extractOthersStates, extractPronounStates, extractRelations } from "./extract-others-states.js";
-import { PLURAL } from "./state-patterns.js";
+import { NUMBER_WORD_VALUES, PLURAL } from "./state-patterns.js";
 export type { StateStatement };
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-};
 const PLACE = "([A-Z][\\p{L}'’-]+(?:[ -][A-Z][\\p{L}'’-]+){0,3})";
 const NAME = "([A-Z][\\p{L}'’-]+)";
 const ROLE = "([a-z][a-z-]+(?: [a-z][a-z-]+){0,3}?)(?=[,.!?;:]| at\\b| in\\b| for\\b| now\\b| since\\b| with\\b|$)";
@@ -162,7 +159,7 @@ function isRole(role: string): boolean {
 }
 
 function numberOf(word: string): number {
-  return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORDS[word.toLowerCase()] ?? Number.NaN);
+  return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORD_VALUES[word.toLowerCase()] ?? Number.NaN);
 }
 
 function clean(value: string): string {

@@ -3,6 +3,13 @@
 /** A count as people say it: "4", "four", "a dozen", "a few". */
 export const NUMBER = "(?:\\d[\\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a dozen|a couple(?: of)?|a few|several)";
 
+/** Numbers people write as words, and their values (extract-states.ts reads counts by them; the abstain judgment writes quantities with them). */
+export const NUMBER_WORD_VALUES: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
+  fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60,
+  seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+};
+
 /** How long something has lasted: "6 months", "the past six months", "about a year". */
 export const DURATION = `(?:(?:the )?(?:past|last|first) )?(?:about |around |over |nearly |almost |exactly |roughly |more than |less than )?(?:${NUMBER}|a|an) (?:and a half )?(?:days?|weeks?|months?|years?|hours?)`;
 

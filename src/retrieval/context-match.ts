@@ -158,18 +158,22 @@ export function nearTime(context: EpisodicContext, condition: TimeCondition, mar
   const window = relationWindow(condition);
   const start = window.start - marginMs;
   const end = window.end + marginMs;
-  const times = [{ start: context.session.start, end: sessionEnd(context.session) }, ...context.mentionedTimes.map((m) => m.interval)];
-  if (context.eventTime) times.push(context.eventTime);
-  return times.some((t) => Date.parse(t.start) < end && start < Date.parse(t.end));
+  return timesOf(context, { sessionContext: true }).some(([, t]) => Date.parse(t.start) < end && start < Date.parse(t.end));
+}
+
+/** The unit's times a condition may meet, each with how it says it: its event time, the times it mentions, its session, when its state held. */
+function timesOf(context: EpisodicContext, options: Pick<MatchOptions, "sessionContext" | "validDuring">): Array<[string, { start: string; end: string }]> {
+  const times: Array<[string, { start: string; end: string }]> = [];
+  if (context.eventTime) times.push(["event time", context.eventTime]);
+  for (const m of context.mentionedTimes) times.push([`mentions "${m.text}"`, m.interval]);
+  if (options.sessionContext) times.push(["session", { start: context.session.start, end: sessionEnd(context.session) }]);
+  if (options.validDuring) times.push(["valid", { start: options.validDuring.start, end: options.validDuring.end ?? "9999-12-31T00:00:00.000Z" }]);
+  return times;
 }
 
 function matchTime(context: EpisodicContext, condition: TimeCondition, options: MatchOptions): string | null {
   const window = relationWindow(condition);
-  const candidates: Array<[string, { start: string; end: string }]> = [];
-  if (context.eventTime) candidates.push(["event time", context.eventTime]);
-  for (const m of context.mentionedTimes) candidates.push([`mentions "${m.text}"`, m.interval]);
-  if (options.sessionContext) candidates.push(["session", { start: context.session.start, end: sessionEnd(context.session) }]);
-  if (options.validDuring) candidates.push(["valid", { start: options.validDuring.start, end: options.validDuring.end ?? "9999-12-31T00:00:00.000Z" }]);
+  const candidates = timesOf(context, options);
   const bounded = condition.relation === "during" || condition.relation === "around";
   const windowLength = window.end - window.start;
   for (const [label, t] of candidates) {

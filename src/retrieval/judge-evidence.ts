@@ -9,6 +9,7 @@ import { TIME_WORDS, PRONOUN_I, opensSentence } from "../induction/proper-nouns.
 import { memoize } from "../util/memoize.js";
 import { nearTime } from "./context-match.js";
 import { describeInterval } from "../model/time.js";
+import { NUMBER_WORD_VALUES } from "../language/state-patterns.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -149,15 +150,15 @@ function namesOf(query: string, keyed: ReadonlyArray<{ word: string }>): string[
 
 /** Units a quantity is counted in ("30-gallon", "5k", "10 days"): what makes a number a thing's name rather than a count asked for. */
 const QUANTITY_UNIT = "k|km|gallon|litre|liter|day|week|month|year|hour|minute|mile|pound|kg|lb|inch|foot|feet|piece|page|room|bed|seat|star|gb|tb";
-const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
-const TENS: Record<string, string> = { "30": "thirty", "40": "forty", "50": "fifty", "60": "sixty", "70": "seventy", "80": "eighty", "90": "ninety", "100": "hundred" };
+/** A number's word ("30" → "thirty"), from the words the state rules read numbers by. */
+const WORD_OF_NUMBER = new Map(Object.entries(NUMBER_WORD_VALUES).map(([word, value]) => [String(value), word]));
 
 /** The quantities a query writes, each with a test for a unit that states it (the number in digits or words, then the unit). */
 function quantitiesOf(query: string): Array<{ text: string; said: RegExp }> {
   return [...query.matchAll(new RegExp(`\\b(\\d[\\d,.]*)(?:-|\\s?)(${QUANTITY_UNIT})s?\\b`, "gi"))].map((m) => {
     const n = m[1]!.replace(/,/g, "");
     const unit = m[2]!.toLowerCase();
-    const word = NUMBER_WORDS[Number(n)] ?? TENS[n];
+    const word = WORD_OF_NUMBER.get(String(Number(n)));
     const number = word ? `(?:${escapeRegExp(n)}|${word})` : escapeRegExp(n);
     // "$5k" is also said as "$5,000" (the caller drops thousands separators).
     const thousands = unit === "k" && Number.isFinite(Number(n)) ? `|(?:^|[^\\d.])${Number(n) * 1000}(?![\\d])` : "";

@@ -9,6 +9,9 @@ import { CUE_WEIGHT, SlotsByRowid, appendPosting, unitPostings, type UnitPosting
 const K1 = 1.2;
 const B = 0.75;
 
+/** A term's instances as one JSON array: the unit's rowid for one in content, minus it for one in cue, 0 for another column (unitPostings reads it). */
+const SIGNED_INSTANCES = "json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc ELSE 0 END)";
+
 /** Changes applied on top of an index before it is rebuilt: a quarter of what it was built from. */
 const REBUILD_SHARE = 0.25;
 
@@ -229,7 +232,7 @@ export class SqliteLexicalIndexes {
     // "rowid:freq" string) cost 3–4× as much at 100k units. 0 for another column (cheaper than a WHERE on col).
     const instances = JSON.parse(
       this.db
-        .prepare(`SELECT json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc ELSE 0 END) FROM temp.fts_instances WHERE term = ?`)
+        .prepare(`SELECT ${SIGNED_INSTANCES} FROM temp.fts_instances WHERE term = ?`)
         .pluck()
         .get(token) as string,
     ) as number[];
@@ -292,7 +295,7 @@ export class SqliteLexicalIndexes {
   private readAllTerms(entry: LoadedLexicalIndex, fileAt: string): void {
     this.prepare();
     const terms = this.db
-      .prepare(`SELECT term, json_group_array(CASE col WHEN 'content' THEN doc WHEN 'cue' THEN -doc ELSE 0 END) FROM temp.fts_instances GROUP BY term`)
+      .prepare(`SELECT term, ${SIGNED_INSTANCES} FROM temp.fts_instances GROUP BY term`)
       .raw()
       .iterate() as Iterable<[string, string]>;
     for (const [term, instances] of terms) {
