@@ -11,6 +11,9 @@ const NOW_WORDS = /\b(now|currently|current|still|anymore|any more|these days|no
 const PRESENT_QUESTION = /^\s*(?:where|what|who|which|how many|how much|how long|how often)\b[^?]*?\b(?:do|does|is|are|am|have|has)\b(?![^?]*\b(?:did|was|were|had|ago|last)\b)/i;
 const YES_NO_PRESENT = /^\s*(?:do|does|is|are|am|have|has)\s+(?:I|you|he|she|they|we|\p{Lu}\p{Ll}+)\b(?![^?]*\b(?:did|was|were|had|ago|last)\b)/u;
 
+/** The cue of a plain present-tense question: no word of it says "now". */
+export const PRESENT_TENSE = "present tense";
+
 const PAST_AUXILIARY = /\b(?:did|was|were|had|used to)\b/i;
 
 export function findCurrentStateCue(query: string, hasPastTime: boolean): string | null {
@@ -21,5 +24,5 @@ export function findCurrentStateCue(query: string, hasPastTime: boolean): string
   // A past auxiliary anywhere asks of then: "what car did he have when he lived in Cape Town?"
   if (PAST_AUXILIARY.test(query)) return null;
   const present = PRESENT_QUESTION.exec(query) ?? YES_NO_PRESENT.exec(query.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase()));
-  return present ? "present tense" : null;
+  return present ? PRESENT_TENSE : null;
 }

@@ -107,6 +107,16 @@ export const CONTEXT_DEPTH = 20;
 export const SUCCESSOR_LIFT = 1;
 
 /**
+ * A question that says "now" and that no state rule answered: how deep both
+ * channels must rank a candidate for it to be a rival, the newest of which goes
+ * first (newest-rival-first.ts). On the states probes' tuned file 5 and 10
+ * gave the same (current valid@1 0.500 → 0.875); 20 cost an ordinal question
+ * of the states set (docs/experiments.md › The newest of the memories that
+ * match alike).
+ */
+export const RIVAL_DEPTH = 10;
+
+/**
  * Every weight of the algorithm (reinstate.ts), in one place, so that each signal can
  * be switched off on its own (0 or false) — the bench's per-signal ablations
  * are settings of this, never copies of the algorithm.
@@ -149,6 +159,8 @@ export interface ReinstateSignals {
   occurrenceAnswerFirst: boolean;
   /** A person the unit names only to address them ("Nadia, I've moved!") does not make it about that person. */
   addresseesNotSubjects: boolean;
+  /** A current-state query no state rule answered: how deep both channels must rank a candidate for it to be a rival, the newest of which goes first (0 = off). */
+  rivalDepth: number;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -173,4 +185,5 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   segmentedSupport: false,
   occurrenceAnswerFirst: true,
   addresseesNotSubjects: true,
+  rivalDepth: RIVAL_DEPTH,
 };

@@ -314,3 +314,24 @@ describe("reinstate: one occurrence", () => {
     assert.deepEqual(run(false), ["q", "a", "o"]);
   });
 });
+
+describe("a question saying now that no state rule answers", () => {
+  const said = (id: string, sessionId: string, start: string, content: string): MemoryUnit => ({
+    ...unit(id, { ...context(sessionId), session: { sessionId, start, end: start } }, content),
+  });
+  const phones = new Map<string, MemoryUnit>([
+    ["old", said("old", "S1", "2023-01-10T10:00:00.000Z", "My Fairphone is dead by 3pm.")],
+    ["new", said("new", "S2", "2023-09-10T10:00:00.000Z", "Four months in with the iPhone.")],
+  ]);
+  const both = (id: string, rank: number, score: number): ContentCandidate => ({ unitId: id, score, lexical: { rank, score }, dense: { rank, score } });
+  const frame: RecallFrame = { ...EMPTY_FRAME("What phone am I using now?"), currentState: { evidence: "now" }, active: true };
+  const options: ReinstateOptions = { ...RAMEM, query: "What phone am I using now?" };
+
+  it("puts the newest of the candidates both channels rank alike first, with its reason; rivalDepth 0 keeps the scored order", () => {
+    const out = reinstate([both("old", 1, 0.5), both("new", 2, 0.3)], frame, (id) => phones.get(id), options);
+    assert.deepEqual(ids(out), ["new", "old"]);
+    assert.ok(out[0]!.contextReasons.some((r) => /newest of 2 memories that match the question alike/.test(r)));
+    const off = reinstate([both("old", 1, 0.5), both("new", 2, 0.3)], frame, (id) => phones.get(id), { ...options, signals: { rivalDepth: 0 } });
+    assert.deepEqual(ids(off), ["old", "new"]);
+  });
+});

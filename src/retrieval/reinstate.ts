@@ -21,6 +21,7 @@ import { spreadOverEpisodes } from "./spread-over-episodes.js";
 import { statesFirst } from "./states-first.js";
 import { staleBehindSuccessors } from "./validity-order.js";
 import { sameKeyNewestFirst } from "./same-key-order.js";
+import { newestRivalFirst } from "./newest-rival-first.js";
 
 export {
   AGGREGATE_SUPPORT_SHARE,
@@ -32,6 +33,7 @@ export {
   EPISODE_SPREAD,
   EPISODE_SUPPORT,
   QUESTION_PENALTY,
+  RIVAL_DEPTH,
   SUCCESSOR_LIFT,
   SUPPORT_FLOOR,
   TIME_ANSWER_BONUS,
@@ -130,7 +132,10 @@ export interface ReinstateOptions {
  *                          open-world thing the query names, the value valid
  *                          then goes first (after those); a
  *                          statement not valid then follows what superseded
- *                          it, or goes last.
+ *                          it, or goes last; when no rule read a state and
+ *                          the query says "now", the newest of the
+ *                          candidates both channels rank in their first
+ *                          RIVAL_DEPTH takes the best one's place.
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
  * away, because frame induction can be wrong.
@@ -138,7 +143,7 @@ export interface ReinstateOptions {
  * The steps' files: answer-aware.ts (with time-asked-boost.ts), episode-of.ts
  * and episode-support.ts, successor-lift.ts, state-answers.ts,
  * context-valid.ts (over context-match.ts), answers-before-questions.ts,
- * spread-over-episodes.ts, states-first.ts, same-key-order.ts, validity-order.ts (with
+ * spread-over-episodes.ts, states-first.ts, same-key-order.ts, newest-rival-first.ts, validity-order.ts (with
  * valid-span.ts); speaks-for-a-service.ts is shared by two of them.
  */
 export function reinstate(
@@ -187,7 +192,11 @@ export function reinstate(
   ordered = statesFirst(ordered, answersFromStates, supported, frame, reasonsOf);
 
   // 9b. An open-world state asked (no named slot): of the candidates stating the thing the query names, the value valid at the asked time goes first (after 9's).
+  const beforeOpen = ordered;
   if (signals.stateLookup) ordered = sameKeyNewestFirst(ordered, frame, unitOf, options, answersFromStates.length, reasonsOf);
+
+  // 9c. The present asked and no rule read a state: of the memories that match the question alike, the newest goes first.
+  if (answersFromStates.length === 0 && ordered === beforeOpen && !options.validAt) ordered = newestRivalFirst(ordered, frame, unitOf, contextValid, signals.rivalDepth, reasonsOf);
 
   // 10. History, not the answer: a statement not valid at the asked time follows what superseded it, or goes last.
   ordered = staleBehindSuccessors(ordered, frame, options, signals.successorLift, reasonsOf);

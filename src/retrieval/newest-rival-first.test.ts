@@ -1,0 +1,57 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { MemoryUnit } from "../model/memory-unit.js";
+import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
+import type { ContentCandidate } from "./content-recall.js";
+import { newestRivalFirst } from "./newest-rival-first.js";
+
+/** A turn of "Ann" said on `day`, with no state read from it. */
+function said(id: string, day: string, content: string): MemoryUnit {
+  const at = `${day}T10:00:00.000Z`;
+  return {
+    id,
+    content,
+    context: { participants: ["Ann"], session: { sessionId: id, start: at, end: at }, saidAt: at, eventTime: null, mentionedTimes: [], states: [] },
+  } as unknown as MemoryUnit;
+}
+
+/** A candidate both channels rank: lexical `lex`, dense `dense`. */
+function ranked(id: string, lex: number | null, dense: number | null, score: number): ContentCandidate {
+  return { unitId: id, score, ...(lex ? { lexical: { rank: lex, score: 1 / lex } } : {}), ...(dense ? { dense: { rank: dense, score: 1 / dense } } : {}) };
+}
+
+const frameSaying = (cue: string): RecallFrame => ({ ...EMPTY_FRAME("What phone is Ann using now?"), currentState: { evidence: cue }, active: true });
+
+const units = [
+  said("old", "2023-01-10", "Ann: My Fairphone is dead by 3pm every day."),
+  said("aside", "2023-06-01", "Ann: The weather was lovely at the coast."),
+  said("asks", "2023-12-01", "Ann: Should I get a new phone case?"),
+  said("new", "2023-09-10", "Ann: Four months in with the iPhone and I still miss the headphone jack."),
+  said("mid", "2023-04-02", "Ann: The Fairphone's battery is fine again after the repair."),
+];
+const byId = new Map(units.map((u) => [u.id, u]));
+const ordered = [ranked("old", 1, 2, 0.9), ranked("aside", 30, 3, 0.5), ranked("asks", 2, 1, 0.45), ranked("new", 4, 5, 0.4), ranked("mid", 3, 40, 0.3)];
+
+test("a question saying now: the newest statement both channels rank alike takes the best one's place; the rest keep their order", () => {
+  const reasons = new Map<string, string[]>();
+  const out = newestRivalFirst(ordered, frameSaying("now"), (id) => byId.get(id), new Set(), 10, reasons);
+  // "asks" is newer but a question; "aside" and "mid" are ranked by one channel only: none is a rival.
+  assert.deepEqual(out.map((c) => c.unitId), ["new", "old", "aside", "asks", "mid"]);
+  assert.match(reasons.get("new")![0]!, /the newest of 2 memories that match the question alike \(said 2023-09-10\)/);
+  assert.equal(out.length, ordered.length, "a reordering: every candidate stays");
+});
+
+test("the subject's own statements are the rivals when any rival is context-valid", () => {
+  const out = newestRivalFirst(ordered, frameSaying("now"), (id) => byId.get(id), new Set(["old"]), 10, new Map());
+  assert.deepEqual(out.map((c) => c.unitId), ordered.map((c) => c.unitId), "one context-valid rival: nothing to choose between");
+});
+
+test("no change without a 'now' cue, for an aggregating question, at depth 0, or when the rivals lie outside the depth", () => {
+  const unit = (id: string) => byId.get(id);
+  const ids = ordered.map((c) => c.unitId);
+  assert.deepEqual(newestRivalFirst(ordered, frameSaying("present tense"), unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
+  assert.deepEqual(newestRivalFirst(ordered, { ...frameSaying("now"), aggregates: { evidence: "how many" } } as RecallFrame, unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
+  assert.deepEqual(newestRivalFirst(ordered, frameSaying("now"), unit, new Set(), 0, new Map()).map((c) => c.unitId), ids);
+  assert.deepEqual(newestRivalFirst(ordered, frameSaying("now"), unit, new Set(), 3, new Map()).map((c) => c.unitId), ids, "'new' ranks 4th and 5th: no rival at depth 3");
+  assert.deepEqual(newestRivalFirst(ordered, null, unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
+});

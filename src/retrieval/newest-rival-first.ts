@@ -1,0 +1,53 @@
+import type { MemoryUnit } from "../model/memory-unit.js";
+import { isReliable, type RecallFrame } from "../model/recall-frame.js";
+import { timeOf } from "../anchoring/derive-validity.js";
+import { PRESENT_TENSE } from "../induction/current-state-cue.js";
+import { asksQuestion } from "./asks-question.js";
+import type { ContentCandidate } from "./content-recall.js";
+
+/** How many of the ordered candidates may be rivals: the head a reader takes in. */
+const RIVAL_WINDOW = 10;
+
+/**
+ * A question about what holds now, when no rule read a state from the words
+ * ("four months in with the iPhone", "the Spanish group's still on
+ * Wednesdays", "58 minutes on the reservoir loop"): the statements that
+ * answer it as well as one another are rivals, and the newest of them is the
+ * one that holds. Rivals are candidates near the head that both channels
+ * rank among their first `depth` — the same words and the same meaning as
+ * the query — that state rather than ask, and that the frame's subject said
+ * (context-valid) when any rival is. The newest takes the best rival's place;
+ * the others move down one, so the list keeps its members: a reordering, not
+ * a bonus (a bonus by recency pushed other evidence out of the top K:
+ * docs/experiments.md › Sequences).
+ */
+export function newestRivalFirst(
+  ordered: ContentCandidate[],
+  frame: RecallFrame | null,
+  unitOf: (unitId: string) => MemoryUnit | undefined,
+  contextValid: ReadonlySet<string>,
+  depth: number,
+  reasonsOf: Map<string, string[]>,
+): ContentCandidate[] {
+  if (depth <= 0 || !frame?.currentState || frame.aggregates || isReliable(frame.occurrence ?? null)) return ordered;
+  // Only a question that says "now" ("currently", "these days", "still") expects a value that changed: a plain
+  // present-tense one is as often about a habit, whose every statement holds ("What does Melanie do to destress?").
+  if (frame.currentState.evidence === PRESENT_TENSE) return ordered;
+  const rivals: Array<{ at: number; said: string; candidate: ContentCandidate }> = [];
+  for (const [at, c] of ordered.slice(0, RIVAL_WINDOW).entries()) {
+    const u = unitOf(c.unitId);
+    if (!u || asksQuestion(u) || !c.lexical || !c.dense || c.lexical.rank > depth || c.dense.rank > depth) continue;
+    rivals.push({ at, said: timeOf(u), candidate: c });
+  }
+  const own = rivals.filter((r) => contextValid.has(r.candidate.unitId));
+  const field = own.length > 0 ? own : rivals;
+  if (field.length < 2) return ordered;
+  const newest = field.reduce((a, b) => (b.said > a.said ? b : a));
+  const first = field[0]!;
+  if (newest === first || newest.said === first.said) return ordered;
+  const reasons = reasonsOf.get(newest.candidate.unitId) ?? [];
+  reasons.unshift(`the newest of ${field.length} memories that match the question alike (said ${newest.said.slice(0, 10)})`);
+  reasonsOf.set(newest.candidate.unitId, reasons);
+  const rest = ordered.filter((c) => c !== newest.candidate);
+  return [...rest.slice(0, first.at), newest.candidate, ...rest.slice(first.at)];
+}

@@ -1,0 +1,17 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { rulesApplied } from "./rules-applied.js";
+
+test("the state rules a recall applied are read back from its hits' reasons, each once, most telling first", () => {
+  const hits = [
+    { reasons: ["context: the newest of 3 memories that match the question alike (said 2023-09-10), said by the user", "content: lexical #4"] },
+    { reasons: ["context: states the residence valid now, supersedes u_1"] },
+    { reasons: ["context: superseded on 2023-02-01 by u_2"] },
+    { reasons: ["content: the newest of 3 memories that match the question alike (said 2023-09-10)"] },
+  ];
+  assert.deepEqual(rulesApplied(hits), {
+    state: ["current value first (slot residence)", "newest of the memories that match alike first", "superseded ones after their successor (or last)", "successors lifted"],
+    cues: [],
+  });
+  assert.deepEqual(rulesApplied([{ reasons: ["context: said by the user"] }]), { state: [], cues: [] }, "a condition met is no state rule");
+});
