@@ -258,13 +258,21 @@ test("induceFrame: 'after how many weeks' is no anchor event", async () => {
 });
 
 test("induceFrame: a question that asks for a time says so, without a condition or activation", async () => {
-  for (const q of ["When did Melanie paint a sunrise?", "How long has Nate had his turtles?", "What year did Jon open his studio?"]) {
+  for (const q of [
+    "When did Melanie paint a sunrise?",
+    "How long has Nate had his turtles?",
+    "What year did Jon open his studio?",
+    // Which of two came first: the answer compares when each happened.
+    "Which event happened first, the road trip to the coast or the new lens?",
+    "Who adopted a dog first, Tom or Alex?",
+    "Did I join the choir before or after the move?",
+  ]) {
     const frame = await induceFrame(q, { history: TWO_YEARS, knownPeople: [] });
     assert.equal(frame.asksFor, "time", q);
     assert.equal(frame.time, null, q);
     assert.equal(frame.active, false, q);
   }
-  for (const q of ["What did Caroline do when she was in Paris?", "Where did Jon go?"]) {
+  for (const q of ["What did Caroline do when she was in Paris?", "Where did Jon go?", "Which café do you like, the bakery or the roastery?", "What was the first book I read?"]) {
     assert.equal((await induceFrame(q, { history: TWO_YEARS, knownPeople: [] })).asksFor, null, q);
   }
 });

@@ -56,6 +56,9 @@ export const AGGREGATE_OCCURRENCE_CONFIDENCE = 0.5;
 // Questions that ask for a time carry no time constraint by themselves.
 const ASKS_TIME =
   /^\s*(when\s+(did|does|do|is|was|were|will|would|has|have|had|can|could|are|am)\b|what\s+(year|month|day|date|time|week|season)\b|which\s+(year|month|day|date|week|season)\b|how\s+long\b|how\s+many\s+(days|weeks|months|years)\b|since\s+when\b)/i;
+// Which of two came first is a question about when each happened: "Which event happened first, the road trip
+// or the new lens?", "Did I join before or after the move?" (its answer compares the two units that say when).
+const ASKS_ORDER = /^\s*(?:which|what|who)\b[^?]*?\b(?:first|earlier|sooner|later|last)\b[^?]*\bor\b|\bbefore or after\b/i;
 const PRONOUN = /\b(he|she|they|him|her|them|his|hers|their)\b/i;
 
 function tidy(text: string): string {
@@ -113,7 +116,7 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
       cut = null;
     }
   }
-  const asksFor = ASKS_TIME.test(query) ? "time" : null;
+  const asksFor = ASKS_TIME.test(query) || ASKS_ORDER.test(query) ? "time" : null;
   const aggregateCue = findAggregateCue(query);
   const aggregates = aggregateCue === null ? null : { evidence: aggregateCue };
   if (!time && asksFor) notes.push("the question asks for a time; that is no time constraint");

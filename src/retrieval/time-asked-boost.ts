@@ -5,7 +5,8 @@ import type { ContentCandidate } from "./content-recall.js";
 /**
  * When the query asks when (frame.asksFor "time"), each candidate that carries
  * a time (event time or a mentioned time) gains `bonus`: the answer to
- * "When did…" is a unit that says when. Scores change in place.
+ * "When did…" is a unit that says when, and "Which came first, A or B?" is
+ * answered by the two units that say when each happened. Scores change in place.
  */
 export function boostTimedUnits(
   candidates: Iterable<ContentCandidate>,
