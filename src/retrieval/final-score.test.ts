@@ -30,6 +30,21 @@ test("finalScores never rise down the list and read each unit's key-word share a
   for (const s of scores) assert.ok(s >= 0 && s <= 1);
 });
 
+test("a statement ranked above one it superseded scores on the stronger evidence of the two; below it, on its own", () => {
+  // "I moved to Porto" (no word of "Where do I live now?") ranked first by the state rules, above "I live in Lisbon".
+  const ranked = [candidate("porto", null, 0.2, ["said by the user, supersedes lisbon"]), candidate("lisbon", 3, 0.7, ["said by the user"]), candidate("ana", 2, 0.6, ["said by the user"])];
+  const shares: Record<string, number> = { porto: 0, lisbon: 1, ana: 1 };
+  const supersededByOf = (id: string) => (id === "lisbon" ? "porto" : null);
+  const plain = finalScores(ranked, { keyShareOf: (id) => shares[id]!, poolSize: 9 });
+  const lifted = finalScores(ranked, { keyShareOf: (id) => shares[id]!, poolSize: 9, supersededByOf });
+  assert.equal(plain[1], plain[0], "without it the weak first hit caps the rest");
+  assert.ok(lifted[0]! > plain[0]! && lifted[0]! > lifted[1]!, `${lifted} vs ${plain}`);
+  assert.ok(lifted[1]! > plain[1]!, "the hits below are no longer capped by the weak first one");
+  // Ranked below what it superseded (a question about then), the successor keeps its own evidence.
+  const pastOrder = [ranked[1]!, ranked[2]!, ranked[0]!];
+  assert.deepEqual(finalScores(pastOrder, { keyShareOf: (id) => shares[id]!, poolSize: 9, supersededByOf }), finalScores(pastOrder, { keyShareOf: (id) => shares[id]!, poolSize: 9 }));
+});
+
 test("a ranking in content order has its own fit: its context-free hits score lower than RaMem's model would put them", () => {
   const contentOnly = [candidate("a", 2, 0.6), candidate("b", 1, 0.4)];
   const own = finalScores(contentOnly, { weights: CONTENT_SCORE_WEIGHTS, keyShareOf: () => 1 });

@@ -100,14 +100,35 @@ export function rawScore(f: ScoreFeatures, w: ScoreWeights = SCORE_WEIGHTS): num
   return 1 / (1 + Math.exp(-z));
 }
 
+/**
+ * A statement ranked above one it superseded answers the same question, newer ("I moved to Porto" above "I live in
+ * Lisbon" for "Where do I live now?"): it scores on the stronger content evidence of the two, as the successor lift
+ * ranks it (successor-lift.ts). Without it, the answer the state rules put first scored on its own words — no
+ * "live" in "moved to Porto" — and capped every hit below it: 0.17 for all three of a small store's.
+ */
+function withSupersededEvidence(ranked: readonly ReinstatedCandidate[], features: ScoreFeatures[], supersededByOf: (unitId: string) => string | null): ScoreFeatures[] {
+  const at = new Map(ranked.map((c, i) => [c.unitId, i]));
+  const lifted = features.map((f) => ({ ...f }));
+  for (const [i, c] of ranked.entries()) {
+    const successor = at.get(supersededByOf(c.unitId) ?? "");
+    if (successor === undefined || successor > i) continue;
+    const [to, from] = [lifted[successor]!, features[i]!];
+    to.lexicalShare = Math.max(to.lexicalShare, from.lexicalShare);
+    to.cosine = Math.max(to.cosine, from.cosine);
+    to.keyShare = Math.max(to.keyShare, from.keyShare);
+  }
+  return lifted;
+}
+
 /** Final scores of a ranked list, in rank order: calibrated, then never above the score of the hit before. */
 export function finalScores(
   ranked: readonly ReinstatedCandidate[],
-  options: { weights?: ScoreWeights; keyShareOf?: (unitId: string) => number; poolSize?: number } = {},
+  options: { weights?: ScoreWeights; keyShareOf?: (unitId: string) => number; poolSize?: number; supersededByOf?: (unitId: string) => string | null } = {},
 ): number[] {
   const w = options.weights ?? SCORE_WEIGHTS;
   let ceiling = 1;
-  return scoreFeatures(ranked, options.keyShareOf, options.poolSize).map((f) => {
+  const features = scoreFeatures(ranked, options.keyShareOf, options.poolSize);
+  return (options.supersededByOf ? withSupersededEvidence(ranked, features, options.supersededByOf) : features).map((f) => {
     ceiling = Math.min(ceiling, rawScore(f, w));
     return Math.round(ceiling * 1e4) / 1e4;
   });

@@ -103,6 +103,10 @@ describe("open-world states", () => {
       }
       const mine = hitsOf(await memory.recall("Where do I live now?", { k: 4 }));
       assert.equal(mine[0]!.unit.provenance.turnIds[0], "c:1", JSON.stringify(turnsOf(mine)));
+      // The answer the state rules put first scores on the evidence of the statement it superseded: above it, and
+      // above the README's example minScore, not capped at its own words' weak match ("moved", no "live").
+      const lisbon = mine.find((h) => h.unit.provenance.turnIds[0] === "a:1")!;
+      assert.ok(mine[0]!.score > lisbon.score && mine[0]!.score >= 0.3, `Porto ${mine[0]!.score}, Lisbon ${lisbon?.score}`);
     } finally {
       await memory.close();
     }

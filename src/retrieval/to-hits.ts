@@ -27,7 +27,12 @@ export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly M
   const byId = new Map(units.map((u) => [u.id, u]));
   // Deleted between search and fetch: dropped before scoring, so ranks and scores stay consecutive.
   const present = ranked.filter((c) => byId.has(c.unitId));
-  const scores = finalScores(present, { keyShareOf: (id) => keyWordShare(keyWords, byId.get(id)!), ...(poolSize !== undefined ? { poolSize } : {}), ...(weights ? { weights } : {}) });
+  const scores = finalScores(present, {
+    keyShareOf: (id) => keyWordShare(keyWords, byId.get(id)!),
+    ...(poolSize !== undefined ? { poolSize } : {}),
+    ...(weights ? { weights } : {}),
+    ...(validityOf ? { supersededByOf: (id: string) => validityOf(id)?.supersededBy ?? null } : {}),
+  });
   // A plan and the later turn that tells of it as done, read off the candidates.
   const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), pool);
   const hits: RecallHit[] = [];
