@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { UnitRecord } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 import type { ChangeStamp } from "../model/unit-history.js";
 import { embedAll, ingestSessions, type IngestDeps } from "./ingest-sessions.js";
-import { sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns.js";
+import { SESSION_TURNS_FIELDS, sessionFromTurns, type SessionTurnsRequest } from "./session-from-turns.js";
 import { retrySessionChange } from "./retry-session-change.js";
 import { inheritMetadata } from "./inherit-metadata.js";
 import { refuseForgottenUnits, withUnusedTurnIds } from "./unused-turn-ids.js";
@@ -48,7 +49,10 @@ export interface AppendTurnsReport {
  * expectedHash), redone when another writer — another process, too — changed
  * the session in between, so concurrent appends never lose each other's turns.
  */
-export function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, options: { now?: Date; change?: ChangeStamp } = {}): Promise<AppendTurnsReport> {
+export async function appendTurns(deps: IngestDeps, request: AppendTurnsRequest, options: { now?: Date; change?: ChangeStamp } = {}): Promise<AppendTurnsReport> {
+  checkArgs("appendTurns", { deps: [deps, "object"] });
+  checkFields("appendTurns", "request", request, "object", SESSION_TURNS_FIELDS);
+  checkFields("appendTurns", "options", options, "object?", { now: "date?", change: "object?" });
   const now = options.now ?? new Date();
   return retrySessionChange(() => appendOnce(deps, request, now, options.change));
 }

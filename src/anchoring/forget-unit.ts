@@ -4,6 +4,7 @@ import { retrySessionChange } from "./retry-session-change.js";
 import type { ChangeStamp } from "../model/unit-history.js";
 import { redescribeEpisodes } from "./segment-episodes.js";
 import { revisedSessionHash } from "../store/session-hash.js";
+import { checkArgs } from "../model/check-args.js";
 
 /**
  * Deletes one unit so that its words are gone too. Anchoring cues each unit
@@ -20,7 +21,8 @@ import { revisedSessionHash } from "../store/session-hash.js";
  *
  * Returns false when the namespace has no such unit.
  */
-export function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string, change?: ChangeStamp): Promise<boolean> {
+export async function forgetUnit(deps: Pick<IngestDeps, "store" | "embedder">, namespace: string, unitId: string, change?: ChangeStamp): Promise<boolean> {
+  checkArgs("forgetUnit", { deps: [deps, "object"], namespace: [namespace, "string"], unitId: [unitId, "string"], change: [change, "object?"] });
   return retrySessionChange(() => forgetOnce(deps, namespace, unitId, change));
 }
 

@@ -7,6 +7,7 @@ import { sourceHashOf } from "../store/session-hash.js";
 import { carryCorrections } from "./carry-corrections.js";
 import { SessionWithTurns } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 import type { ChangeStamp } from "../model/unit-history.js";
 import { inheritMetadata } from "./inherit-metadata.js";
 import { EPISODE_SEGMENTER_ID, segmentEpisodes } from "./segment-episodes.js";
@@ -67,6 +68,8 @@ export async function ingestSessions(
     beforeFirstWrite?: () => Promise<void>;
   } = {},
 ): Promise<IngestReport> {
+  checkArgs("ingestSessions", { deps: [deps, "object"], input: [input, "array"] });
+  checkFields("ingestSessions", "options", options, "object?", { onProgress: "function?", force: "boolean?", mustBeNew: "boolean?", change: "object?", beforeFirstWrite: "function?" });
   const started = performance.now();
   const sessions = input.map((s, i) => validate(s, i));
   await deps.store.bindEmbedder(deps.embedder.id, deps.embedder.dimensions);

@@ -5,6 +5,7 @@ import type { SessionWithTurns, Turn } from "../model/conversation.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { Granularity, describeInterval, type MentionedTime, type TimeInterval } from "../model/time.js";
 import { RamemError } from "../model/errors.js";
+import { checkFields } from "../model/check-args.js";
 import { createRuleAnchorer } from "./rule-anchorer.js";
 import { askedBefore, cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 import { extractStates } from "../language/extract-states.js";
@@ -98,6 +99,16 @@ Rules:
  * so a session is always fully covered.
  */
 export function createLlmAnchorer(options: LlmAnchorerOptions): LlmAnchorer {
+  checkFields("createLlmAnchorer", "options", options, "object", {
+    model: "object",
+    fallback: "object?",
+    windowSize: "number?",
+    concurrency: "number?",
+    maxRetries: "number?",
+    cueWords: "number?",
+    maxTokensPerCall: "number?",
+    onWarning: "function?",
+  });
   const model = options.model;
   const fallback = options.fallback ?? createRuleAnchorer();
   const windowSize = positiveInt(options.windowSize ?? 8, "windowSize");

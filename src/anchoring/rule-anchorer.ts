@@ -11,6 +11,7 @@ import { roleOfTurn, speakerIsRole } from "./role-of-turn.js";
 import { extractStates } from "../language/extract-states.js";
 import { futureCueIn } from "../language/plan-cue.js";
 import { unitId } from "./unit-id.js";
+import { checkFields } from "../model/check-args.js";
 import { askedBefore, cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
 export const RULE_ANCHORER_ID = "rule-anchorer@14";
@@ -31,6 +32,7 @@ export interface RuleAnchorerOptions {
  * as evidence and not counted in provenance.
  */
 export function createRuleAnchorer(options: RuleAnchorerOptions = {}): Anchorer {
+  checkFields("createRuleAnchorer", "options", options, "object?", { cueWords: "number?" });
   const cueWords = options.cueWords ?? DEFAULT_CUE_WORDS;
   return {
     specificationVersion: "v1",

@@ -1,6 +1,7 @@
 import type { SessionWithTurns, Turn } from "../model/conversation.js";
 import type { StoredSession } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
+import { checkFields, type ArgKind } from "../model/check-args.js";
 import { at, buildTurn, parseDate, validateSession } from "../formats/shared.js";
 import { echoValue } from "../model/echo-value.js";
 import { checkMetadata, mergeMetadata, type Metadata } from "../model/metadata.js";
@@ -34,6 +35,15 @@ export interface SessionTurnsRequest {
   metadata?: Metadata | undefined;
 }
 
+/** The request's fields a caller in plain JavaScript may get wrong (each turn is checked by buildTurn). */
+export const SESSION_TURNS_FIELDS: Readonly<Record<string, ArgKind>> = {
+  namespace: "string",
+  sessionId: "string",
+  turns: "array",
+  startTime: "string?",
+  undatedTurnTime: "string?",
+};
+
 /**
  * Checks a call's turns and builds the session they make: alone (a new or
  * replaced session) or added to `stored` (an append: positions go on after
@@ -42,6 +52,8 @@ export interface SessionTurnsRequest {
  * validate everything before their first write.
  */
 export function sessionFromTurns(request: SessionTurnsRequest, options: { now: Date; stored?: StoredSession | null; firstPosition?: number }): SessionWithTurns {
+  checkFields("sessionFromTurns", "request", request, "object", SESSION_TURNS_FIELDS);
+  checkFields("sessionFromTurns", "options", options, "object", { now: "date", firstPosition: "number?" });
   const { sessionId, namespace } = request;
   const first = options.firstPosition ?? 1;
   const turns: Turn[] = request.turns.map((raw, i) =>

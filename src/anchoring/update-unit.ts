@@ -2,6 +2,7 @@ import { revisedSessionHash } from "../store/session-hash.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { MAX_TURN_CHARS, type Turn } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
+import { checkArgs } from "../model/check-args.js";
 import { describeIllFormedText, findIllFormedText } from "../model/stored-text.js";
 import type { ChangeStamp } from "../model/unit-history.js";
 import { redescribeEpisodes } from "./segment-episodes.js";
@@ -25,7 +26,8 @@ import { cueFor } from "./unit-context.js";
  * store records it in the same transaction). A compare-and-swap on the
  * session, redone when another writer changed it meanwhile.
  */
-export function updateUnit(deps: IngestDeps, namespace: string, unitId: string, text: string, change?: ChangeStamp): Promise<MemoryUnit> {
+export async function updateUnit(deps: IngestDeps, namespace: string, unitId: string, text: string, change?: ChangeStamp): Promise<MemoryUnit> {
+  checkArgs("updateUnit", { deps: [deps, "object"], namespace: [namespace, "string"], unitId: [unitId, "string"], text: [text, "string"], change: [change, "object?"] });
   checkText(text);
   return retrySessionChange(() => updateOnce(deps, namespace, unitId, text.trim(), change));
 }

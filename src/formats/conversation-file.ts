@@ -9,6 +9,7 @@ import { readNativeJson, readNativeJsonl } from "./native.js";
 import { looksLikeRamemExport, readRamemExport } from "./ramem-export.js";
 import { parseJson } from "./shared.js";
 import { decodeUtf8 } from "../util/decode-utf8.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 export type { BenchmarkQuestion, ConversationInput, EvidenceParseReport, FormatName, ReadOptions, ReaderOptions, ReadResult } from "./types.js";
 
@@ -43,6 +44,8 @@ export function detectFormat(path: string, firstBytes: string): FormatName {
  * every session in the file is valid, so callers never ingest half a file.
  */
 export async function readConversationFile(path: string, opts: ReadOptions = {}): Promise<ReadResult> {
+  checkArgs("readConversationFile", { path: [path, "string"] });
+  checkFields("readConversationFile", "opts", opts, "object?", { format: "string?", namespace: "string?" });
   let bytes: Buffer;
   try {
     bytes = await readFile(path);

@@ -2,6 +2,7 @@ import { TurnRole } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import { echoValue } from "../model/echo-value.js";
 import type { Metadata } from "../model/metadata.js";
+import { checkArgs } from "../model/check-args.js";
 
 /** One turn as messagesToTurns gives it: the shape Memory.appendTurns takes (anchoring/session-from-turns.ts). */
 export interface TurnInput {
@@ -60,6 +61,7 @@ export function messagesToTurns(messages: unknown, names: SpeakerNames, now: Dat
   if (!Array.isArray(messages) || messages.length === 0) {
     throw new RamemError("BAD_INPUT", "add takes a non-empty list of messages", { where: "messages", hint: 'e.g. [{ role: "user", content: "I moved to Lisbon" }]' });
   }
+  checkArgs("messagesToTurns", { names: [names, "object"], now: [now, "date"] });
   return messages.map((m, i) => toTurn(m, `messages[${i}]`, names, now));
 }
 

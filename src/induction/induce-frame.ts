@@ -18,6 +18,7 @@ import { groundOccurrence, MENTION_DEPTH } from "./ground-occurrence.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { matchParticipants } from "./participants.js";
 import { findProperNouns } from "./proper-nouns.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 export interface InductionContext {
   /** Earliest session start / latest session end of the namespace (ISO). */
@@ -100,6 +101,15 @@ async function eventCondition(
 }
 
 export async function induceFrame(query: string, ctx: InductionContext): Promise<RecallFrame> {
+  checkArgs("induceFrame", { query: [query, "string"] });
+  checkFields("induceFrame", "ctx", ctx, "object", {
+    questionDate: "string?",
+    validAt: "string?",
+    knownPeople: "array",
+    locateEvent: "function?",
+    findMentions: "function?",
+    findPlanReports: "function?",
+  });
   const notes: string[] = [];
   const dateInput = ctx.questionDate === undefined ? { history: ctx.history } : { history: ctx.history, questionDate: ctx.questionDate };
   const date = induceDateCondition(query, dateInput);

@@ -15,6 +15,7 @@
  * topics here (docs/experiments.md › The anchorer's tagger).
  */
 import nlp from "compromise";
+import { checkArgs } from "../model/check-args.js";
 
 export interface ExtractedEntities {
   people: string[];
@@ -158,6 +159,7 @@ function uniqueNames(values: string[]): string[] {
 }
 
 export function extractEntities(text: string): ExtractedEntities {
+  checkArgs("extractEntities", { text: [text, "string"] });
   if (text.trim() === "") return { people: [], places: [], organizations: [], topics: [] };
   const found = { people: [] as string[], places: [] as string[], organizations: [] as string[], phrases: [] as string[] };
   for (const sentence of tagTerms(text)) {

@@ -1,4 +1,5 @@
 import { findDelimiterBrackets, type DelimiterBracket } from "./delimiter-skeleton.js";
+import { checkArgs } from "../model/check-args.js";
 
 /**
  * The one escaping every stored string goes through before it reaches an
@@ -31,6 +32,7 @@ import { findDelimiterBrackets, type DelimiterBracket } from "./delimiter-skelet
  * its fixed point, and a parenthesis never reads as a bracket).
  */
 export function escapeStoredText(text: string): string {
+  checkArgs("escapeStoredText", { text: [text, "string"] });
   let out = visibleOneLine(text);
   // Defusing one bracket can expose another (`<</memories>`): go on until nothing reads as a delimiter. Each round replaces at least one non-parenthesis character by a parenthesis, so it ends.
   // At the edges too: an escaped string is joined to others, and `x <` before `memories` must not read as a delimiter.

@@ -44,6 +44,7 @@ import { dayOf } from "./time-grounding-calendar.js";
 import { parserFor } from "./time-grounding-chrono.js";
 import { toGrounded } from "./time-grounding-intervals.js";
 import { partOfPeriod } from "./time-grounding-part-of-period.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 export interface GroundedTime {
   text: string;
@@ -62,6 +63,8 @@ export interface GroundingOptions {
 
 /** All time expressions in `text`, grounded against `reference` (an ISO datetime read as UTC wall clock). */
 export function groundTimeExpressions(text: string, reference: string, opts: GroundingOptions = {}): GroundedTime[] {
+  checkArgs("groundTimeExpressions", { text: [text, "string"], reference: [reference, "string"] });
+  checkFields("groundTimeExpressions", "opts", opts, "object?", { pastBias: "boolean?" });
   const refMs = Date.parse(reference);
   if (!Number.isFinite(refMs) || text.trim() === "") return [];
   // chrono reads no "mid-August"; the same length keeps every index.
@@ -88,6 +91,7 @@ function isStorableInterval(i: { start: string; end: string }): boolean {
 
 /** The expression's own grounding: the longest time expression found in it, or null. */
 export function groundTimeExpression(expression: string, reference: string, opts: GroundingOptions = {}): GroundedTime | null {
+  checkArgs("groundTimeExpression", { expression: [expression, "string"], reference: [reference, "string"] });
   let best: GroundedTime | null = null;
   for (const g of groundTimeExpressions(expression, reference, opts)) {
     if (!best || g.text.length > best.text.length) best = g;

@@ -2,26 +2,46 @@ import { RamemError } from "./errors.js";
 import { describeValue } from "./echo-value.js";
 
 /**
- * The argument checks of the public API (Memory, openMemory) for callers in
+ * The argument checks of the public API (Memory, openMemory and the building
+ * blocks src/index.ts exports beside them) for callers in
  * plain JavaScript, where nothing stops `update(undefined, …)` or a Date as a
  * namespace: such a call must fail as a RamemError naming the argument, before
  * anything is read or stored, not as a TypeError from deep inside (or, worse,
  * succeed with "undefined" stored as an id). The methods that check are
  * async, so a refusal is a rejected promise like every other failure of the
- * call, never a synchronous throw.
+ * call, never a synchronous throw; a building block that returns a promise
+ * without being async is made async for that.
  */
 
 /** What an argument must be; a trailing "?" lets it be undefined. */
-export type ArgKind = "string" | "string?" | "object" | "object?" | "date?" | "boolean?" | "number?" | "function?" | "array" | "string|object?";
+export type ArgKind =
+  | "string"
+  | "string?"
+  | "object"
+  | "object?"
+  | "date"
+  | "date?"
+  | "boolean"
+  | "boolean?"
+  | "number"
+  | "number?"
+  | "function"
+  | "function?"
+  | "array"
+  | "string|object?";
 
 const EXPECTED: Record<ArgKind, string> = {
   string: "a string",
   "string?": "a string",
   object: "an object",
   "object?": "an object",
+  date: "a valid Date",
   "date?": "a valid Date",
+  boolean: "true or false",
   "boolean?": "true or false",
+  number: "a number",
   "number?": "a number",
+  function: "a function",
   "function?": "a function",
   array: "a list",
   "string|object?": "a name (string) or an object",
@@ -36,12 +56,16 @@ function fits(value: unknown, kind: ArgKind): boolean {
     case "object":
     case "object?":
       return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+    case "date":
     case "date?":
       return value instanceof Date && !Number.isNaN(value.getTime());
+    case "boolean":
     case "boolean?":
       return typeof value === "boolean";
+    case "number":
     case "number?":
       return typeof value === "number";
+    case "function":
     case "function?":
       return typeof value === "function";
     case "array":
@@ -72,10 +96,24 @@ export function checkArgs(call: string, args: Record<string, readonly [unknown, 
  * the options, so a method can go on reading them.
  */
 export function checkOptions<T extends object>(call: string, options: T | undefined, fields: Readonly<Record<string, ArgKind>>, where = "options"): T {
-  checkArgs(call, { [where]: [options, "object?"] });
-  const given = (options ?? {}) as Record<string, unknown>;
-  const args: Record<string, readonly [unknown, ArgKind]> = {};
-  for (const [field, kind] of Object.entries(fields) as Array<[string, ArgKind]>) args[field] = [given[field], kind];
-  checkArgs(call, args);
+  checkObject(call, where, options, "object?", fields, (field) => field);
   return (options ?? {}) as T;
+}
+
+/**
+ * An object argument of a building block (runRecall's request, askMemory's
+ * options): checked as `kind`, then its listed fields as checkArgs does, each
+ * `where` "<argument>.<field>" ("request.query"), since such a caller writes
+ * the whole object and several blocks take two that share field names.
+ */
+export function checkFields(call: string, where: string, value: unknown, kind: "object" | "object?", fields: Readonly<Record<string, ArgKind>>): void {
+  checkObject(call, where, value, kind, fields, (field) => `${where}.${field}`);
+}
+
+function checkObject(call: string, where: string, value: unknown, kind: "object" | "object?", fields: Readonly<Record<string, ArgKind>>, nameOf: (field: string) => string): void {
+  checkArgs(call, { [where]: [value, kind] });
+  const given = (value ?? {}) as Record<string, unknown>;
+  const args: Record<string, readonly [unknown, ArgKind]> = {};
+  for (const [field, fieldKind] of Object.entries(fields) as Array<[string, ArgKind]>) args[nameOf(field)] = [given[field], fieldKind];
+  checkArgs(call, args);
 }

@@ -1,6 +1,7 @@
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
+import { checkArgs } from "../model/check-args.js";
 import { echoValue } from "../model/echo-value.js";
 import { embedAll } from "../anchoring/ingest-sessions.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type SessionLine, type UnitLine } from "./export-format.js";
@@ -16,6 +17,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION, encodeEmbedding, type ExportHeader, type
  * (Memory.exportNamespace does).
  */
 export async function exportNamespace(memory: { store: MemoryStore; embedder: Embedder }, namespace: string, now: Date = new Date()): Promise<string[]> {
+  checkArgs("exportNamespace", { memory: [memory, "object"], namespace: [namespace, "string"], now: [now, "date"] });
   const stats = await memory.store.stats(namespace);
   const embedder = stats.embedder ?? memory.embedder.id;
   const dimensions = stats.dimensions ?? memory.embedder.dimensions;

@@ -1,6 +1,7 @@
 import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore } from "../store/contract.js";
 import { RamemError } from "../model/errors.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 import { NamespaceName } from "../model/conversation.js";
 import { parseExport } from "./parse-export.js";
 import { checkNamespaceEmpty } from "../store/check-session-records.js";
@@ -21,6 +22,8 @@ export interface ImportReport {
  * failure, or the process killed mid-way, leaves nothing of it.
  */
 export async function importNamespace(memory: { store: MemoryStore; embedder: Embedder }, text: string, options: { namespace?: string; source?: string } = {}): Promise<ImportReport> {
+  checkArgs("importNamespace", { memory: [memory, "object"], text: [text, "string"] });
+  checkFields("importNamespace", "options", options, "object?", { namespace: "string?", source: "string?" });
   const parsed = parseExport(text, options.source);
   const { header } = parsed;
   const namespace = options.namespace ?? header.namespace;

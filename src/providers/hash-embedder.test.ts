@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHashEmbedder, hashEmbed, tokenizeForHash } from "./hash-embedder.js";
 import { dot } from "./vector-math.js";
+import { RamemError } from "../model/errors.js";
 
 test("id, size, unit length, determinism", async () => {
   const e = createHashEmbedder();
@@ -47,7 +48,8 @@ test("tokenizer: lowercase, unicode letters, inner apostrophes", () => {
   assert.deepEqual(tokenizeForHash("Don’t STOP: Zoë's café, 2023!"), ["don't", "stop", "zoë's", "café", "2023"]);
 });
 
-test("rejects nonsense sizes", () => {
-  assert.throws(() => createHashEmbedder(0), RangeError);
-  assert.throws(() => createHashEmbedder(3.5), RangeError);
+test("rejects nonsense sizes, naming the argument", () => {
+  for (const size of [0, 3.5, "x"]) {
+    assert.throws(() => createHashEmbedder(size as number), (e: unknown) => e instanceof RamemError && e.code === "BAD_ARGUMENT" && e.where === "dimensions", String(size));
+  }
 });

@@ -1,5 +1,7 @@
 import type { Embedder } from "./embedder.js";
 import { l2Normalize } from "./vector-math.js";
+import { RamemError } from "../model/errors.js";
+import { checkArgs } from "../model/check-args.js";
 
 /**
  * Feature-hashing bag of words: lowercased word unigrams and bigrams, each
@@ -62,8 +64,9 @@ export function hashEmbed(text: string, dimensions: number): Float32Array {
 }
 
 export function createHashEmbedder(dimensions = 256): Embedder {
+  checkArgs("createHashEmbedder", { dimensions: [dimensions, "number"] });
   if (!Number.isInteger(dimensions) || dimensions < 2) {
-    throw new RangeError(`hash embedder dimensions must be an integer >= 2, got ${dimensions}`);
+    throw new RamemError("BAD_ARGUMENT", `hash embedder dimensions must be an integer >= 2, got ${dimensions}`, { where: "dimensions", hint: "e.g. createHashEmbedder(256), the default" });
   }
   return {
     specificationVersion: "v1",

@@ -3,6 +3,7 @@ import type { MemoryStore } from "../store/contract.js";
 import type { ChannelScore } from "../model/recall.js";
 import { lexicalTerms } from "../language/text.js";
 import type { FilterNode } from "../model/memory-filter.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 export interface ContentCandidate {
   unitId: string;
@@ -48,6 +49,8 @@ export async function contentRecall(
   query: string,
   options: ContentRecallOptions,
 ): Promise<ContentCandidate[]> {
+  checkArgs("contentRecall", { deps: [deps, "object"], query: [query, "string"] });
+  checkFields("contentRecall", "options", options, "object", { namespace: "string", pool: "number", fusion: "object?", where: "object?" });
   const fusion = options.fusion ?? DEFAULT_FUSION;
   const terms = lexicalTerms(query);
   const narrow = options.where ? { where: options.where } : {};

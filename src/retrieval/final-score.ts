@@ -1,4 +1,5 @@
 import type { ReinstatedCandidate } from "./reinstate.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 /**
  * The score a caller can threshold: an estimate, in [0, 1], that the hit is
@@ -125,6 +126,8 @@ export function finalScores(
   ranked: readonly ReinstatedCandidate[],
   options: { weights?: ScoreWeights; keyShareOf?: (unitId: string) => number; poolSize?: number; supersededByOf?: (unitId: string) => string | null } = {},
 ): number[] {
+  checkArgs("finalScores", { ranked: [ranked, "array"] });
+  checkFields("finalScores", "options", options, "object?", { weights: "object?", keyShareOf: "function?", poolSize: "number?", supersededByOf: "function?" });
   const w = options.weights ?? SCORE_WEIGHTS;
   let ceiling = 1;
   const features = scoreFeatures(ranked, options.keyShareOf, options.poolSize);

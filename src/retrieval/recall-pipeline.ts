@@ -20,6 +20,7 @@ import { namespaceSnapshot } from "./namespace-snapshot.js";
 import { CONTENT_SCORE_WEIGHTS } from "./final-score.js";
 import { queryKeyWords, judgeEvidence, type EvidenceJudgment } from "./judge-evidence.js";
 import type { FilterNode } from "../model/memory-filter.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 /** Each ablation of the paper is one switch on this one pipeline, never a fork of it. */
 export interface RecallSwitches {
@@ -91,6 +92,22 @@ export const DEFAULT_POOL = 100;
 
 /** Stage 2 then stage 3: induce the frame, rank by content, reinstate the context-valid units first. */
 export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }, request: RecallRequest): Promise<RecallOutcome> {
+  checkArgs("runRecall", { deps: [deps, "object"] });
+  checkFields("runRecall", "request", request, "object", {
+    namespace: "string",
+    query: "string",
+    k: "number",
+    pool: "number?",
+    switches: "object?",
+    fusion: "object?",
+    questionDate: "string?",
+    validAt: "string?",
+    contextOverride: "function?",
+    frameModel: "object?",
+    signals: "object?",
+    where: "object?",
+    onStageTimes: "function?",
+  });
   const switches = request.switches ?? RAMEM;
   const pool = Math.max(request.pool ?? DEFAULT_POOL, request.k);
   const started = performance.now();

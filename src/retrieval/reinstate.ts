@@ -22,6 +22,7 @@ import { statesFirst } from "./states-first.js";
 import { staleBehindSuccessors } from "./validity-order.js";
 import { sameKeyNewestFirst } from "./same-key-order.js";
 import { newestRivalFirst } from "./newest-rival-first.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 export {
   AGGREGATE_SUPPORT_SHARE,
@@ -152,6 +153,8 @@ export function reinstate(
   unitOf: (unitId: string) => MemoryUnit | undefined,
   options: ReinstateOptions,
 ): ReinstatedCandidate[] {
+  checkArgs("reinstate", { contentRanking: [contentRanking, "array"], unitOf: [unitOf, "function"] });
+  checkFields("reinstate", "options", options, "object", { k: "number", query: "string", contextRanking: "boolean", sessionContext: "boolean", validAt: "string?", signals: "object?" });
   // Ablation no-context-ranking: the content order, cut to K.
   if (!options.contextRanking) return contentRanking.slice(0, options.k).map((c) => ({ ...c, contextReasons: [] }));
   const signals = { ...DEFAULT_SIGNALS, ...options.signals };

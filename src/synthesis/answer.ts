@@ -1,5 +1,6 @@
 import type { LanguageModel } from "../providers/language-model.js";
 import type { EvidencePack } from "./render-evidence.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 export const NO_ANSWER = "No information available";
 
@@ -33,6 +34,9 @@ export async function answerFromEvidence(
   pack: EvidencePack,
   options: { mode?: "context" | "plain"; questionDate?: string } = {},
 ): Promise<Answer> {
+  checkArgs("answerFromEvidence", { model: [model, "object"], question: [question, "string"] });
+  checkFields("answerFromEvidence", "pack", pack, "object", { text: "string" });
+  checkFields("answerFromEvidence", "options", options, "object?", { mode: "string?", questionDate: "string?" });
   const asked = options.questionDate ? `Question (asked on ${options.questionDate.slice(0, 10)}): ${question}` : `Question: ${question}`;
   const result = await model.complete({
     messages: [

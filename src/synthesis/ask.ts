@@ -3,6 +3,7 @@ import type { RecallHit } from "../model/recall.js";
 import { answerFromEvidence, NO_ANSWER } from "./answer.js";
 import { renderEvidence, type EvidencePack } from "./render-evidence.js";
 import type { EvidenceJudgment } from "../retrieval/judge-evidence.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
 
 /** What ask answers when the recall judged that the store holds nothing for the question. */
 export const NOT_IN_MEMORY = "I don't have that in memory.";
@@ -72,6 +73,17 @@ export interface AskResult {
  * inside one prompt.
  */
 export async function askMemory(deps: AskDeps, question: string, options: AskOptions): Promise<AskResult> {
+  checkFields("askMemory", "deps", deps, "object", { recall: "function", languageModel: "object?" });
+  checkArgs("askMemory", { question: [question, "string"] });
+  checkFields("askMemory", "options", options, "object", {
+    namespace: "string",
+    k: "number?",
+    maxTokens: "number?",
+    questionDate: "string?",
+    mode: "string?",
+    llmFrame: "boolean?",
+    abstain: "boolean?",
+  });
   const k = options.k ?? 10;
   const mode = options.mode ?? "context";
   const { hits, holdsEvidence } = await deps.recall(question, {

@@ -4,6 +4,8 @@ import { countTokens } from "../language/count-tokens.js";
 import { defuseJoinedDelimiters, escapeStoredText as esc } from "../language/escape-stored-text.js";
 import { verbatimText } from "./verbatim-text.js";
 import type { EvidenceJudgment } from "../retrieval/judge-evidence.js";
+import { checkArgs, checkFields } from "../model/check-args.js";
+import { RamemError } from "../model/errors.js";
 
 export const EVIDENCE_OPEN = "<memories>";
 export const EVIDENCE_CLOSE = "</memories>";
@@ -41,6 +43,8 @@ export interface EvidencePack {
  * line of its own or pose as instructions.
  */
 export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvidenceOptions = {}): EvidencePack {
+  checkUnits(units);
+  checkFields("renderEvidence", "options", options, "object?", { mode: "string?", maxTokens: "number?", holdsEvidence: "object?" });
   const renderUnits = options.mode === "plain" ? renderPlain : renderWithContext;
   const check = evidenceCheckLine(options.holdsEvidence);
   const render = check ? (us: readonly MemoryUnit[]) => withCheckLine(renderUnits(us), check) : renderUnits;
@@ -53,6 +57,18 @@ export function renderEvidence(units: readonly MemoryUnit[], options: RenderEvid
     tokens = countTokens(text);
   }
   return { text, tokens, included, dropped: units.length - included.length };
+}
+
+function checkUnits(units: readonly MemoryUnit[]): void {
+  checkArgs("renderEvidence", { units: [units, "array"] });
+  units.forEach((u: unknown, i) => {
+    const unit = (u as { unit?: unknown } | null)?.unit;
+    // The likeliest slip: recall's hits passed as they come, each holding its unit.
+    if (typeof unit === "object" && unit !== null) {
+      throw new RamemError("BAD_ARGUMENT", `units[${i}] is a recall hit, not a memory unit`, { where: `units[${i}]`, hint: "pass the hits' units: renderEvidence(hits.map((h) => h.unit))" });
+    }
+    checkArgs("renderEvidence", { [`units[${i}]`]: [u, "object"] });
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Embedder } from "../embedder.js";
 import type { CompletionRequest, CompletionResult, LanguageModel } from "../language-model.js";
 import { RamemError } from "../../model/errors.js";
+import { checkArgs, checkFields, type ArgKind } from "../../model/check-args.js";
 import { l2Normalize } from "../vector-math.js";
 import { displayURL, joinURL, postJson, type FetchLike } from "./http.js";
 
@@ -53,6 +54,18 @@ const DEFAULT_MAX_RETRIES = 3;
 const DEFAULT_RETRY_DELAY_MS = 500;
 const DEFAULT_EMBED_BATCH = 64;
 const PROBE_TEXT = "dimension probe";
+
+/** baseURL and model may be left out here (requireOption then names the variable to set), never of another type. */
+const COMMON_FIELDS: Readonly<Record<string, ArgKind>> = {
+  baseURL: "string?",
+  model: "string?",
+  apiKey: "string?",
+  timeoutMs: "number?",
+  maxRetries: "number?",
+  retryDelayMs: "number?",
+  headers: "object?",
+  fetch: "function?",
+};
 
 function requireOption(value: string | undefined, name: string, kind: "LLM" | "EMBEDDINGS"): string {
   if (!value || !value.trim()) {
@@ -125,6 +138,7 @@ function toUnit(v: Float32Array, url: string): Float32Array {
  * re-normalised locally: not every server returns unit vectors.
  */
 export async function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedderOptions): Promise<Embedder> {
+  checkFields("createOpenAICompatibleEmbedder", "options", options, "object", { ...COMMON_FIELDS, dimensions: "number?", maxBatchSize: "number?", requestDimensions: "boolean?" });
   const baseURL = requireOption(options.baseURL, "baseURL", "EMBEDDINGS");
   const model = requireOption(options.model, "model", "EMBEDDINGS");
   const maxBatchSize = options.maxBatchSize ?? DEFAULT_EMBED_BATCH;
@@ -172,6 +186,7 @@ export async function createOpenAICompatibleEmbedder(options: OpenAICompatibleEm
 
 /** LanguageModel over POST {baseURL}/chat/completions. */
 export function createOpenAICompatibleLanguageModel(options: OpenAICompatibleLanguageModelOptions): LanguageModel {
+  checkFields("createOpenAICompatibleLanguageModel", "options", options, "object", COMMON_FIELDS);
   const baseURL = requireOption(options.baseURL, "baseURL", "LLM");
   const model = requireOption(options.model, "model", "LLM");
   const url = joinURL(baseURL, "chat/completions");
@@ -256,6 +271,7 @@ function endpointFromEnv(
  * to OPENAI_API_KEY (so it is sent to whatever BASE_URL says).
  */
 export function providerConfigFromEnv(env: Record<string, string | undefined> = process.env): ProviderConfig {
+  checkArgs("providerConfigFromEnv", { env: [env, "object?"] });
   const config: ProviderConfig = {};
   const llm = endpointFromEnv(env, "RAMEM_LLM_");
   const embeddings = endpointFromEnv(env, "RAMEM_EMBEDDINGS_");

@@ -1,5 +1,6 @@
 import type { Embedder } from "../embedder.js";
 import { RamemError } from "../../model/errors.js";
+import { checkFields } from "../../model/check-args.js";
 import { planChunks } from "./plan-chunks.js";
 import { loadOnnxUseLite } from "./load-onnx-use-lite.js";
 import { loadTfjsUseLite } from "./load-tfjs-use-lite.js";
@@ -111,6 +112,7 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
  * vector far from real sentences).
  */
 export async function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Promise<Embedder & { readonly runtime: UseLiteRuntime }> {
+  checkFields("createUseLiteEmbedder", "options", options, "object?", { runtime: "string?" });
   const runner = await loadRunner(useLiteRuntimeOf(options.runtime));
   return {
     specificationVersion: "v1",

@@ -10,6 +10,7 @@ import { inTransaction } from "./in-transaction.js";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
+import { checkArgs } from "../../model/check-args.js";
 import type {
   AppendUnitsOptions,
   MemoryStore,
@@ -115,6 +116,7 @@ export function isPostgresMemoryStore(store: MemoryStore): store is PostgresMemo
  * pgvector. `url` is postgres://USER:PASSWORD@HOST:PORT/DB[?schema=NAME].
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresMemoryStore> {
+  checkArgs("openPostgresStore", { url: [url, "string"], options: [options, "object?"], "options.schema": [options?.schema, "string?"], "options.maxConnections": [options?.maxConnections, "number?"] });
   return PostgresStore.open(url, options);
 }
 

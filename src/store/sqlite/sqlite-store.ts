@@ -12,6 +12,7 @@ import * as sqliteVec from "sqlite-vec";
 import type { Session } from "../../model/conversation.js";
 import type { MemoryUnit } from "../../model/memory-unit.js";
 import { RamemError } from "../../model/errors.js";
+import { checkArgs, checkFields } from "../../model/check-args.js";
 import type {
   AppendUnitsOptions,
   MemoryStore,
@@ -81,10 +82,13 @@ export interface BuildDenseIndexesOptions {
 
 /** True for a store opened by openSqliteStore (the CLI's `reindex` asks). */
 export function isSqliteMemoryStore(store: MemoryStore): store is SqliteMemoryStore {
+  checkArgs("isSqliteMemoryStore", { store: [store, "object"] });
   return store.dialect === "sqlite" && typeof (store as Partial<SqliteMemoryStore>).buildDenseIndexes === "function";
 }
 
 export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Promise<SqliteMemoryStore> {
+  checkArgs("openSqliteStore", { path: [path, "string"] });
+  checkFields("openSqliteStore", "opts", opts, "object?", { readonly: "boolean?", mustExist: "boolean?", busyTimeoutMs: "number?", annMinUnits: "number?", annShards: "object?", lexicalReadAllMinUnits: "number?" });
   return SqliteStore.open(path, opts);
 }
 
