@@ -19,6 +19,21 @@ async function withStore(turns: Array<[string, string]>, check: (memory: Memory)
   }
 }
 
+test("a light verb the question asks with is no key word: a small store that tells the fact in other words holds it", async () => {
+  await withStore(
+    [
+      ["user", "My phone is a Fairphone, I've had it for nearly four years."],
+      ["user", "Four months in with the iPhone and I still miss the headphone jack on my phone."],
+    ],
+    async (memory) => {
+      // "using" is in no unit; "phone" is: before, half the need was missing and the judgment said unlikely.
+      const r = await memory.recall("What phone am I using now?", { namespace: "ns" });
+      assert.equal(r.holdsEvidence.likely, true, r.holdsEvidence.why);
+      assert.equal((await memory.recall("What tablet am I using now?", { namespace: "ns" })).holdsEvidence.likely, false, "a missing content word still counts");
+    },
+  );
+});
+
 test("a query whose key word no memory holds is judged unlikely, naming the word and the closest memory", async () => {
   await withStore(
     [

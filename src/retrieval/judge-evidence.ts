@@ -34,6 +34,9 @@ const ASKING_WORDS = new Set([
   "still", "ago", "day", "days", "week", "weeks", "month", "months", "year", "years", "remind", "remember", "mention", "mentioned",
   "said", "say", "talk", "talked", "told", "previous", "conversation", "chat", "go", "went", "get", "make", "made", "think", "know",
   "today", "tonight", "yesterday", "tomorrow", "lately", "quite", "bit", "related", "based", "thing", "things",
+  // Light verbs: a fact is told with other ones ("What phone am I using?" of "four months in with the iPhone"), and
+  // in a store of a few messages one that no unit holds by chance flagged the question as never answered.
+  "use", "using", "used", "uses", "like", "want", "need", "keep", "take", "taking", "took", "feel", "try", "trying",
 ]);
 
 export interface EvidenceFeatures {
