@@ -203,6 +203,7 @@ describe("one recall hit shape on every face", () => {
           origin: "rule",
           link: { confidence: 0.9, evidence: "I moved to Porto" },
           relatedLater: [{ unitId: "u_braga", on: "2023-09-01T00:00:00Z", evidence: "I might move to Braga" }],
+          ended: [{ state: "tram pass = monthly", validTo: "2023-05-01T00:00:00.000Z", supersededBy: "u_porto" }],
         },
         planOutcome: { toldAsDoneBy: "u_done", on: "2023-06-20T10:00:00Z" },
         mayBeOutdated: { because: "residence = lisbon", supersededBy: "u_porto", on: "2023-05-01T00:00:00.000Z" },

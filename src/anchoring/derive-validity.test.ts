@@ -17,6 +17,22 @@ describe("deriveValidity", () => {
     assert.equal(v.get("porto")!.validTo, null);
   });
 
+  it("a unit that still holds one state lists the others a later statement ended, and stays valid", () => {
+    const v = deriveValidity([
+      unit("leeds-and-tom", "2024-01-15", [{ value: "leeds" }, { slot: "partner", value: "tom" }]),
+      unit("manchester", "2024-06-03", [{ value: "manchester" }]),
+    ]);
+    const leeds = v.get("leeds-and-tom")!;
+    assert.equal(leeds.validTo, null, "the partner still holds");
+    assert.equal(leeds.supersededBy, null);
+    assert.deepEqual(leeds.ended, [{ state: "residence = leeds", validTo: "2024-06-03T10:00:00.000Z", supersededBy: "manchester" }]);
+    assert.equal(v.get("manchester")!.ended, undefined);
+    // When every state it states ended, the unit is superseded and lists none apart.
+    const all = deriveValidity([unit("leeds-and-tom", "2024-01-15", [{ value: "leeds" }, { slot: "partner", value: "tom" }]), unit("later", "2024-06-03", [{ value: "manchester" }, { slot: "partner", value: "sam" }])]);
+    assert.equal(all.get("leeds-and-tom")!.supersededBy, "later");
+    assert.equal(all.get("leeds-and-tom")!.ended, undefined);
+  });
+
   it("a change the turn dates shortly before it was said counts from then", () => {
     const moved = unit("porto", "2023-02-10", [{ value: "porto" }]);
     moved.context.eventTime = { start: "2023-02-01T00:00:00.000Z", end: "2023-02-08T00:00:00.000Z", granularity: "week" };

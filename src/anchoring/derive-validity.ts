@@ -15,6 +15,12 @@ export interface Validity {
   link?: { confidence: number; evidence: string };
   /** Later statements of a key the rules are unsure is the same ("related, stated later"): no supersession. */
   relatedLater?: Array<{ unitId: string; on: string; evidence: string }>;
+  /**
+   * The unit's states a later statement ended while another it states still holds ("My partner Tom and I live in
+   * Leeds", then "we moved to Manchester": the residence ended, the partner holds): each "slot = value", when it
+   * ended and by what. The unit stays valid; a question about that slot reads it as ended.
+   */
+  ended?: Array<{ state: string; validTo: string; supersededBy: string }>;
 }
 
 type StateUnit = Pick<MemoryUnit, "id" | "context" | "provenance" | "supersession">;
@@ -38,7 +44,8 @@ const NAMED_SLOT_CONFIDENCE = 0.9;
  * ("number of hives", "number of beehives") are one key when their words agree (language/attribute-key.ts): at SAME_KEY or above a
  * later other value supersedes, with the agreement as the link's confidence;
  * between RELATED_KEY and SAME_KEY the later statement is only recorded as
- * related (relatedLater), never as a supersession.
+ * related (relatedLater), never as a supersession. A unit that still holds one
+ * state lists the others that ended (`ended`).
  *
  * A user's override (unit.supersession) wins over the rules. Nothing is ever
  * deleted: superseded units keep their place in history with an interval.
@@ -113,6 +120,7 @@ export function deriveValidity(units: readonly StateUnit[]): Map<string, Validit
     const last = [...list].sort((a, b) => (b.to ?? "").localeCompare(a.to ?? ""))[0]!;
     const by = open.length > 0 ? null : last.by;
     const laterRelated = related.get(id);
+    const ended = open.length > 0 ? list.flatMap((e) => (e.to !== null && e.by ? [{ state: e.label, validTo: e.to, supersededBy: e.by.unit.id }] : [])) : [];
     out.set(id, {
       states: list.map((e) => e.label),
       validFrom: list.map((e) => e.from).sort()[0]!,
@@ -121,6 +129,7 @@ export function deriveValidity(units: readonly StateUnit[]): Map<string, Validit
       origin: "rule",
       ...(by ? { link: { confidence: round(by.s.open ? (confidenceOf.get(by) ?? 1) * NAMED_SLOT_CONFIDENCE : NAMED_SLOT_CONFIDENCE), evidence: by.s.evidence } } : {}),
       ...(laterRelated && open.length > 0 ? { relatedLater: laterRelated } : {}),
+      ...(ended.length > 0 ? { ended } : {}),
     });
   }
   for (const u of units) {

@@ -8,8 +8,8 @@ import type { EpisodicContext, MemoryUnit, StateStatement } from "./memory-unit.
  *
  * Each field is present exactly when the library's hit has it. Unit ids and
  * dates are copied as they are (ids a caller passes back); free text — state
- * subjects, slots, values and evidence, `validity.states`, the link's and
- * relatedLater's evidence, `mayBeOutdated.because` — goes through `text`:
+ * subjects, slots, values and evidence, `validity.states` and `ended[].state`,
+ * the link's and relatedLater's evidence, `mayBeOutdated.because` — goes through `text`:
  * as it is for programs (default), `escapeStoredText` on a face a model reads.
  */
 export type TextOut = (text: string) => string;
@@ -19,7 +19,7 @@ const asIs: TextOut = (s) => s;
 export type DerivedHitFields = Pick<MemoryUnit, "validity" | "planOutcome" | "mayBeOutdated">;
 export type StatedHitFields = Pick<EpisodicContext, "states" | "saidAt">;
 
-/** validity (with link, relatedLater), planOutcome, mayBeOutdated: recall's derivations on the unit, each when present. */
+/** validity (with link, relatedLater, ended), planOutcome, mayBeOutdated: recall's derivations on the unit, each when present. */
 export function derivedHitFields(unit: DerivedHitFields, text: TextOut = asIs): DerivedHitFields {
   const { validity: v, planOutcome: p, mayBeOutdated: m } = unit;
   return {
@@ -33,6 +33,7 @@ export function derivedHitFields(unit: DerivedHitFields, text: TextOut = asIs): 
             origin: v.origin,
             ...(v.link ? { link: { confidence: v.link.confidence, evidence: text(v.link.evidence) } } : {}),
             ...(v.relatedLater ? { relatedLater: v.relatedLater.map((r) => ({ unitId: r.unitId, on: r.on, evidence: text(r.evidence) })) } : {}),
+            ...(v.ended ? { ended: v.ended.map((e) => ({ state: text(e.state), validTo: e.validTo, supersededBy: e.supersededBy })) } : {}),
           },
         }
       : {}),

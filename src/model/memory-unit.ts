@@ -117,6 +117,8 @@ export const UnitValidity = z.object({
   link: z.object({ confidence: z.number().min(0).max(1), evidence: z.string() }).optional(),
   /** Later statements the rules found related but could not call a supersession ("related, stated later"): the unit stays valid. */
   relatedLater: z.array(z.object({ unitId: z.string(), on: IsoDateTime, evidence: z.string() })).optional(),
+  /** States of the unit ("slot = value") a later statement ended while another it states still holds: when, and by which unit. */
+  ended: z.array(z.object({ state: z.string(), validTo: IsoDateTime, supersededBy: z.string() })).optional(),
 });
 
 export const MemoryUnit = z.object({

@@ -34,6 +34,20 @@ test("a light verb the question asks with is no key word: a small store that tel
   );
 });
 
+test("the words a question asks a state by are held by a statement of that state: \"Where do I work?\" of a new job", async () => {
+  await withStore(
+    [
+      ["user", "Hi! I just started a new job as a data analyst at Monzo."],
+      ["user", "My best 10k is 52 minutes."],
+    ],
+    async (memory) => {
+      const r = await memory.recall("Where do I work?", { namespace: "ns" });
+      assert.equal(r.holdsEvidence.likely, true, r.holdsEvidence.why);
+      assert.equal((await memory.recall("Where does my work team meet?", { namespace: "ns" })).holdsEvidence.likely, false, "no state slot asked: the words count");
+    },
+  );
+});
+
 test("a query whose key word no memory holds is judged unlikely, naming the word and the closest memory", async () => {
   await withStore(
     [

@@ -10,6 +10,7 @@ import { memoize } from "../util/memoize.js";
 import { nearTime } from "./context-match.js";
 import { describeInterval } from "../model/time.js";
 import { NUMBER_WORD_VALUES } from "../language/state-patterns.js";
+import { slotAnswers } from "./slot-statements.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -204,7 +205,12 @@ function askedSubject(frame: RecallFrame | null): AskedSubject | null {
 /** `keyed`: the query's key words, when the caller has them already (the recall's scores read them too). */
 export function evidenceFeatures(query: string, frame: RecallFrame | null, pool: readonly MemoryUnit[], keyed = queryKeyWords(query, frame)): EvidenceFeatures {
   const depth = pool.slice(0, POOL_DEPTH);
-  const stemsOf = depth.map(unitStems);
+  // "Where do I work?" asks for the job slot: a unit that states a job holds what the question's slot words ask
+  // ("I just started as a data analyst at Monzo"), though it says no "work".
+  const slot = frame?.stateSlot ?? null;
+  const slotWords = slot ? stemmedTerms(slot.evidence) : null;
+  const statesSlot = (u: MemoryUnit) => slot !== null && (u.context.states ?? []).some((s) => !s.ends && slot.slots.some((asked) => slotAnswers(asked, s.slot)));
+  const stemsOf = depth.map((u) => (slotWords && statesSlot(u) ? new Set([...unitStems(u), ...slotWords]) : unitStems(u)));
   const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;

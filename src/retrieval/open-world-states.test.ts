@@ -112,6 +112,28 @@ describe("open-world states", () => {
     }
   });
 
+  it("a turn that states two things: when one of them changes, a question about it reads it as ended, the other still holds", async () => {
+    const memory = await memoryWith([
+      session("a", "2024-01-15T09:00:00.000Z", [["User", "My partner Tom and I live in Leeds with our dog Biscuit."], ["Assistant", "Leeds is lovely."]]),
+      session("b", "2024-06-03T18:00:00.000Z", [["User", "Big news: we moved to Manchester last week!"], ["Assistant", "Exciting!"]]),
+    ]);
+    try {
+      const live = hitsOf(await memory.recall("Where do I live now?", { k: 4 }));
+      assert.equal(live[0]!.unit.provenance.turnIds[0], "b:1", JSON.stringify(live.map((h) => [h.unit.provenance.turnIds, h.reasons])));
+      const leeds = live.find((h) => h.unit.provenance.turnIds[0] === "a:1")!;
+      assert.ok(!leeds.reasons.some((r) => /valid now/.test(r)), `Leeds is no current residence: ${leeds.reasons}`);
+      assert.equal(leeds.unit.validity?.validTo, null, "the unit still states a valid partner");
+      assert.equal(leeds.unit.validity?.ended?.[0]?.state, "residence = leeds");
+      assert.ok(live[0]!.score > leeds.score, `${live[0]!.score} vs ${leeds.score}`);
+      assert.match(renderEvidence(live.map((h) => h.unit)).text, /residence = leeds: earlier value, superseded .* by \[1\]/);
+      const partner = hitsOf(await memory.recall("Who is my partner?", { k: 4 }));
+      assert.equal(partner[0]!.unit.provenance.turnIds[0], "a:1", JSON.stringify(turnsOf(partner)));
+      assert.ok(partner[0]!.reasons.some((r) => /states the partner valid now/.test(r)), `${partner[0]!.reasons}`);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("a turn's own time dates its statement inside one session; validAt reads it", async () => {
     const memory = await memoryWith([
       session("thread", "2022-03-01T09:00:00.000Z", [

@@ -60,6 +60,12 @@ export function slotStatements(units: readonly MemoryUnit[], slots: readonly str
       table.to[i] = to;
       table.current[i] = v.supersededBy === null ? 1 : 0;
       table.hasValidity[i] = 1;
+      // The unit holds another state, but its statement of an asked slot ended ("…and I live in Leeds", then the move).
+      for (const e of v.ended ?? []) {
+        if (!answersSlot(e.state.slice(0, e.state.indexOf(" = ")))) continue;
+        table.current[i] = 0;
+        table.to[i] = Math.min(table.to[i]!, Date.parse(e.validTo));
+      }
     }
     table.time[i] = Date.parse(timeOf(u));
     table.sessionStart[i] = Date.parse(u.context.session.start);

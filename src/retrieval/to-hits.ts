@@ -31,7 +31,8 @@ export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly M
     keyShareOf: (id) => keyWordShare(keyWords, byId.get(id)!),
     ...(poolSize !== undefined ? { poolSize } : {}),
     ...(weights ? { weights } : {}),
-    ...(validityOf ? { supersededByOf: (id: string) => validityOf(id)?.supersededBy ?? null } : {}),
+    // What superseded the unit, or one of its states ("…and I live in Leeds", then the move).
+    ...(validityOf ? { supersededByOf: (id: string) => validityOf(id)?.supersededBy ?? validityOf(id)?.ended?.[0]?.supersededBy ?? null } : {}),
   });
   // A plan and the later turn that tells of it as done, read off the candidates.
   const outcomes = planOutcomes(present.map((c) => byId.get(c.unitId)!), pool);

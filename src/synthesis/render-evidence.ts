@@ -137,6 +137,11 @@ function renderWithContext(units: readonly MemoryUnit[]): string {
         const by = rankOf.get(later.unitId);
         coords.push(`a related statement followed ${onDay(later.on)}${by ? ` [${by}]` : ""}`);
       }
+      // One of its states ended while another holds: that one is history.
+      for (const e of u.validity?.ended ?? []) {
+        const by = rankOf.get(e.supersededBy);
+        coords.push(`${esc(e.state)}: earlier value, superseded ${onDay(e.validTo)} by ${by ? `[${by}]` : "a later statement"}`);
+      }
       // A fact that hung on a state since changed ("my commute to the Lisbon office", before the move).
       if (u.mayBeOutdated) {
         const by = rankOf.get(u.mayBeOutdated.supersededBy);

@@ -43,10 +43,10 @@ export function errorText(message: string, hint?: string): CallToolResult {
  * model reads, and clients hand structured content to their model as they
  * hand it the text, so every free-text field is escaped like the evidence
  * pack (content, verbatim, session.id, participants, location, reasons,
- * the states' subject/slot/value/evidence, validity.states and the
+ * the states' subject/slot/value/evidence, validity.states, ended[].state and the
  * evidence of its link and relatedLater, mayBeOutdated.because).
  * `unitId`, `provenance` and the unit ids recall derived (validity.supersededBy,
- * relatedLater[].unitId, planOutcome.toldAsDoneBy, mayBeOutdated.supersededBy)
+ * relatedLater[].unitId, ended[].supersededBy, planOutcome.toldAsDoneBy, mayBeOutdated.supersededBy)
  * stay exact: they are the ids a caller passes back (forget, update,
  * remember's sessionId), and escaping could change them (README › Which
  * fields are safe for a model). The derived fields and the context's states

@@ -146,6 +146,7 @@ export const RecalledMemory = z.object({
       origin: z.enum(["rule", "user"]),
       link: z.object({ confidence: z.number(), evidence: z.string() }).optional(),
       relatedLater: z.array(z.object({ unitId: z.string(), on: z.string(), evidence: z.string() })).optional(),
+      ended: z.array(z.object({ state: z.string(), validTo: z.string(), supersededBy: z.string() })).optional(),
     })
     .optional(),
   /** For a plan: the later memory (unitId) that tells of it as done, and when. */
