@@ -15,6 +15,14 @@ describe("extractStates", () => {
     assert.deepEqual(one("We broke up in March."), [{ slot: "partner", value: "", additive: false, ends: true }]);
   });
 
+  it("\"we\" is the speaker's household at a sentence's start too; a name that modifies a noun is no workplace", () => {
+    for (const t of ["We moved to Manchester last week!", "We live in Manchester.", "We're living in Manchester now.", "We've been living in Manchester since May."])
+      assert.deepEqual(one(t), [{ slot: "residence", value: "manchester", additive: false, ends: false }], t);
+    assert.deepEqual(one("I'm training for the Leeds half marathon in May."), [], "an event, not an employer");
+    assert.deepEqual(one("I'm training at Arsenal this season."), [{ slot: "employer", value: "arsenal", additive: false, ends: false }]);
+    assert.deepEqual(one("I'm working for Google remotely."), [{ slot: "employer", value: "google", additive: false, ends: false }]);
+  });
+
   it("pets add up; a pet that died ends only itself", () => {
     assert.deepEqual(one("We adopted a kitten named Miso!"), [{ slot: "pet", value: "miso", additive: true, ends: false }]);
     assert.deepEqual(one("My dog Rex passed away yesterday."), [{ slot: "pet", value: "rex", additive: true, ends: true }]);

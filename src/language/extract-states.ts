@@ -30,6 +30,13 @@ const BRAND = "(?:VW|Volkswagen|Fiat|Honda|Toyota|Hyundai|Ford|BMW|Audi|Kia|Mazd
 const VEHICLE = "(car|truck|bakkie|pickup|pick-up|suv|van|motorbike|motorcycle|scooter|tesla|toyota|honda|ford|bmw|subaru|volkswagen|audi|mazda|kia|hyundai|prius|civic|corolla)";
 const COUNT = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 const NOW = "(?:now |currently |finally |just |recently |officially |actually |still |also )*";
+/**
+ * After a name read as a workplace: the name is no noun's modifier ("training for the Leeds half marathon", "working
+ * for the Google interview"). A lower-case word right after it must be a function word or an adverb ("at Monzo now",
+ * "at the BBC as a producer", "at Ridgeway remotely").
+ */
+const NOT_A_MODIFIER = "(?![\\p{L}&'’.-])(?! (?!(?:in|on|at|as|since|for|and|but|so|or|with|now|until|from|to|this|that|last|next|every|because|while|when|where|which|who|full|part|right|again|too|anymore|already|these|nowadays|though|if|then|after|before|during|over|near|by|instead|yet|still|is|was|are|were|has|have|had|will|would|can|could|and|a|an|the|my|our|me|us|it|you|i|we|they|he|she|not|also|just|full-time|part-time)\\b)[a-z][a-z'’-]*(?<!ly)\\b)";
+
 /** A home named by what it is (a residence in lower case needs one of these words). */
 const DWELLING = "(?:flat|apartment|house|studio|place|cottage|loft|houseboat|bungalow|two-bed|one-bed|maisonette|bedsit)";
 
@@ -48,13 +55,13 @@ const end = (slot: string, value = "", additive = false) => ({ slot, value: clea
 
 const RULES: Rule[] = [
   // residence
-  { re: new RegExp(`\\b(?:I|we)(?:'ve| have)? ${NOW}(?:moved|relocated) (?:back )?to ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:I|[Ww]e)(?:'ve| have)? ${NOW}(?:moved|relocated) (?:back )?to ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\bI(?:'m| am) ${NOW}living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
-  { re: new RegExp(`\\b(?:I|we) ${NOW}live in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
-  { re: new RegExp(`\\b(?:we're|we are) ${NOW}living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:I|[Ww]e) ${NOW}live in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b[Ww]e(?:'re| are) ${NOW}living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   // "I live in a flat in Schwabing now", "we're renting a house in Ghent"
-  { re: new RegExp(`\\b(?:I|we)(?:'re|'m| am| are)? ${NOW}(?:live|living|rent|renting) (?:in )?(?:a|an|the|our|my) (?:new |small |tiny |big |little |lovely )?(?:flat|apartment|house|studio|place|cottage|room|loft|condo|townhouse) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
-  { re: new RegExp(`\\b(?:I|we)(?:'ve| have) been living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:I|[Ww]e)(?:'re|'m| am| are)? ${NOW}(?:live|living|rent|renting) (?:in )?(?:a|an|the|our|my) (?:new |small |tiny |big |little |lovely )?(?:flat|apartment|house|studio|place|cottage|room|loft|condo|townhouse) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  { re: new RegExp(`\\b(?:I|[Ww]e)(?:'ve| have) been living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\b[Mm]y (?:new |own |whole |little )?(?:home|apartment|flat|house|place) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\bI(?:'ve| have) lived in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\b(?:years|months|winters|summers) living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
@@ -74,7 +81,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:(?:mornings|afternoons|evenings|nights|days|weekends|shifts|part-time|full-time|part time|full time) )?(?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   // "still baking at Four des Capucins", "I'm still teaching at Ridgeway": a workplace by the work done there.
-  { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still )?(?:working|baking|teaching|cooking|nursing|coding|serving|bartending|volunteering|waitressing|interning|lecturing|training) (?:at|for) ((?:the )?[A-Z][\\p{L}&'’.-]*(?: (?:[A-Z&][\\p{L}&'’.-]*|de|des|du|la|le|van|von|of)(?= [A-Z]|$|[ ,.!?;])){0,4})`, "u"), read: (m) => set("employer", m[1]!.replace(/ (?:de|des|du|la|le|van|von|of)$/, "")) },
+  { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still )?(?:working|baking|teaching|cooking|nursing|coding|serving|bartending|volunteering|waitressing|interning|lecturing|training) (?:at|for) ((?:the )?[A-Z][\\p{L}&'’.-]*(?: (?:[A-Z&][\\p{L}&'’.-]*|de|des|du|la|le|van|von|of)(?= [A-Z]|$|[ ,.!?;])){0,4})${NOT_A_MODIFIER}`, "u"), read: (m) => set("employer", m[1]!.replace(/ (?:de|des|du|la|le|van|von|of)$/, "")) },
   // "still teaching Year 2 at the primary school", "I'm working weekends at Harbour Books": the work done, what it
   // is done to, then where. Not "working out", "working on a mural": exercise and projects have no employer.
   { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still |now |currently )?(?:working|teaching|baking|cooking|nursing|serving|bartending|volunteering|waitressing|lecturing) (?!(?:out|on|off|from|with|for|at|in|to|up|through|hard|late)\\b)(?:[\\p{L}\\p{N}'’-]+ ){1,3}?(?:at|for) (?:(?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:in|on|near|downtown|across|since|now|and|with|again)\\b|$)|${ORG})`, "u"), read: (m) => set("employer", m[1] ?? m[2]) },
@@ -108,7 +115,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\b${NAME}, my (?:little |new |old )?${ANIMAL}\\b`, "u"), read: (m) => (MONTH.test(m[1]!) ? null : set("pet", m[1], true)), stative: true },
   { re: new RegExp(`\\b(?:I|[Ww]e) (?:had to )?(?:rehomed|rehome|gave away|give away) (?:my |our )?(?:${ANIMAL} )?${NAME}`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
   { re: new RegExp(`\\b[Mm]y ${ANIMAL}(?:,? ${NAME},?)? (?:died|passed away|ran away)\\b`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
-  { re: new RegExp(`\\b(?:I|we) (?:had to )?(?:rehome|rehomed|gave away|give away) (?:my |our )?${ANIMAL}(?: ${NAME})?`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
+  { re: new RegExp(`\\b(?:I|[Ww]e) (?:had to )?(?:rehome|rehomed|gave away|give away) (?:my |our )?${ANIMAL}(?: ${NAME})?`, "u"), read: (m) => end("pet", m[2] ?? m[1], true) },
   { re: new RegExp(`\\b[Mm]y ${ANIMAL},? ${NAME}`, "u"), read: (m) => set("pet", m[2], true), stative: true },
   // car
   { re: new RegExp(`\\bI ${NOW}(?:bought|got|leased|drive) (?:a |an |my )?(?:new |used |second-hand )?((?:[A-Z][\\w-]* )*${VEHICLE}\\w*(?: [A-Z0-9][\\w-]*)*)`, "iu"), read: (m) => set("car", m[1]) },
