@@ -17,6 +17,11 @@ test("state slots: the state a question asks about, named as statements name it"
   assert.deepEqual(findStateSlot("What pets does Tom have now?")?.slots, ["pet"]);
   assert.deepEqual(findStateSlot("Who was Noah's girlfriend in early 2022?")?.slots, ["partner"]);
   assert.deepEqual(findStateSlot("What vehicle does Rafael ride or drive now?")?.slots, ["car"]);
+  // Yes or no about a value: "Do I still work at Monzo?" asks the job as "Where do I work?" does.
+  assert.deepEqual(findStateSlot("Do I still work at Monzo?")?.slots, ["job", "employer"]);
+  assert.deepEqual(findStateSlot("Does Ana still live in Berlin?")?.slots, ["residence"]);
+  assert.deepEqual(findStateSlot("Is Tom still living in Leeds?")?.slots, ["residence"]);
+  assert.equal(findStateSlot("Does Jon still work on his studio?"), null, "work on a project is no job");
 });
 
 test("state slots: a slot word in a question about something else is no state question", () => {

@@ -23,6 +23,13 @@ describe("extractStates", () => {
     assert.deepEqual(one("I'm working for Google remotely."), [{ slot: "employer", value: "google", additive: false, ends: false }]);
   });
 
+  it("a job offer accepted, or a start at a workplace, states the employer", () => {
+    for (const t of ["I accepted the BBC offer, I start on Monday.", "I've accepted the offer from the BBC!", "I start at the BBC on Monday."])
+      assert.deepEqual(one(t), [{ slot: "employer", value: "bbc", additive: false, ends: false }], t);
+    assert.deepEqual(one("I accepted the offer."), [], "no workplace named");
+    assert.deepEqual(one("I start at the Leeds office tomorrow."), [], "a name that modifies a noun");
+  });
+
   it("pets add up; a pet that died ends only itself", () => {
     assert.deepEqual(one("We adopted a kitten named Miso!"), [{ slot: "pet", value: "miso", additive: true, ends: false }]);
     assert.deepEqual(one("My dog Rex passed away yesterday."), [{ slot: "pet", value: "rex", additive: true, ends: true }]);

@@ -75,6 +75,9 @@ const RULES: Rule[] = [
   // job
   { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position|role) as (?:a |an )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:got|started|landed|accepted|took) (?:a |my |the )?(?:new )?(?:job|position) (?:at|with) ${ORG}`, "u"), read: (m) => set("employer", m[1]) },
+  // "I accepted the BBC offer", "I've accepted the offer from Monzo", "I start at the BBC on Monday": a job taken.
+  { re: new RegExp(`\\bI(?:'ve| have)? ${NOW}accepted (?:the |an? |their )?(?:job )?(?:offer (?:from|at) ${ORG}|${ORG.replace("((?:the )?", "((?:the )?(?!offer\\b)")} (?:job )?offer\\b)`, "u"), read: (m) => set("employer", m[1] ?? m[2]) },
+  { re: new RegExp(`\\bI(?:'m| am)? (?:start|starting) (?:work |my new job |the new job )?(?:at|with) ${ORG}${NOT_A_MODIFIER}`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI(?:'m| am) ${NOW}working (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
   { re: new RegExp(`\\bI ${NOW}work (?:as (?:a |an )?${ROLE}|(?:at|for) ${ORG})`, "u"), read: (m) => (m[1] ? set("job", m[1]) : set("employer", m[2])) },
   // "I work at the café", "I started working at the library last month": a workplace in lower case.
