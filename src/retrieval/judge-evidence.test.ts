@@ -186,3 +186,22 @@ test("a quantity the query presupposes that no memory states is judged unlikely 
     },
   );
 });
+
+test("a question asks with a verb's base form what a memory told in the past: \"run\" is held by \"ran\", \"buy\" by \"bought\"", async () => {
+  await withStore(
+    [
+      ["Maya", "I ran my first marathon in Chicago last fall, it took me four and a half hours."],
+      ["Maya", "Then I bought a road bike with the prize money from work."],
+      ["Leo", "Nice! I mostly swim."],
+    ],
+    async (memory) => {
+      const ran = await memory.recall("When did Maya run her first marathon?", { namespace: "ns" });
+      assert.equal(ran.holdsEvidence.likely, true, ran.holdsEvidence.why);
+      const bought = await memory.recall("What did Maya buy with the prize money?", { namespace: "ns" });
+      assert.equal(bought.holdsEvidence.likely, true, bought.holdsEvidence.why);
+      // A verb no memory holds in any form still counts as missing.
+      const sang = await memory.recall("When did Maya sing her first concert?", { namespace: "ns" });
+      assert.equal(sang.holdsEvidence.likely, false, sang.holdsEvidence.why);
+    },
+  );
+});

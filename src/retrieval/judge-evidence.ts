@@ -11,6 +11,7 @@ import { nearTime } from "./context-match.js";
 import { describeInterval } from "../model/time.js";
 import { NUMBER_WORD_VALUES } from "../language/state-patterns.js";
 import { slotAnswers } from "./slot-statements.js";
+import { irregularForms } from "../language/irregular-verbs.js";
 
 /**
  * Whether the store likely holds evidence for a query: the abstain judgment
@@ -38,6 +39,7 @@ const ASKING_WORDS = new Set([
   // Light verbs: a fact is told with other ones ("What phone am I using?" of "four months in with the iPhone"), and
   // in a store of a few messages one that no unit holds by chance flagged the question as never answered.
   "use", "using", "used", "uses", "like", "want", "need", "keep", "take", "taking", "took", "feel", "try", "trying",
+  "become", "becoming", "became", "going", "happen", "happens", "happened",
 ]);
 
 export interface EvidenceFeatures {
@@ -128,8 +130,20 @@ function isSpokenBy(unit: MemoryUnit, name: string): boolean {
   return speaker ? speaker.toLowerCase().includes(name) : unit.content.toLowerCase().startsWith(name);
 }
 
+/** A key word of the need: the word, its stem, and the stems of its other forms when it is an irregular verb ("ran" for "run"). */
+export interface KeyWord {
+  word: string;
+  stem: string;
+  forms?: readonly string[];
+}
+
+/** Whether a unit's stems hold the key word, in any of its forms. */
+function holds(stems: ReadonlySet<string>, k: KeyWord): boolean {
+  return stems.has(k.stem) || (k.forms?.some((f) => stems.has(f)) ?? false);
+}
+
 /** The need's key words with their stems: content words, less the asking words, the kind "how" asks for, numbers and the named people. */
-export function queryKeyWords(query: string, frame: RecallFrame | null): Array<{ word: string; stem: string }> {
+export function queryKeyWords(query: string, frame: RecallFrame | null): KeyWord[] {
   const people = frame && isReliable(frame.participants) ? frame.participants!.names : [];
   const peopleStems = new Set(people.flatMap((n) => [...stemmedTerms(n)]));
   // The word after "how" names the kind of answer ("how fast", "how far", "how expensive"), not its content.
@@ -138,7 +152,13 @@ export function queryKeyWords(query: string, frame: RecallFrame | null): Array<{
   const words = [...new Set(lexicalTerms(frame?.need || query).flatMap((w) => w.split("-")))].filter(
     (w) => w && !ASKING_WORDS.has(w) && !askedKind.has(w) && !/^\d+(st|nd|rd|th)?$/.test(w),
   );
-  return words.map((w) => ({ word: w, stem: [...stemmedTerms(w)][0] ?? w })).filter((k) => !peopleStems.has(k.stem));
+  const stemOf = (w: string) => [...stemmedTerms(w)][0] ?? w;
+  return words
+    .map((w): KeyWord => {
+      const forms = irregularForms(w);
+      return { word: w, stem: stemOf(w), ...(forms ? { forms: forms.map(stemOf) } : {}) };
+    })
+    .filter((k) => !peopleStems.has(k.stem));
 }
 
 /** The key words the query writes with a capital (not where a sentence opens, not "I", not a month or a weekday): names of places, things, brands. */
@@ -171,12 +191,12 @@ function quantitiesOf(query: string): Array<{ text: string; said: RegExp }> {
 }
 
 /** The share of the key words a unit holds (1 when the query has none). */
-export function keyWordShare(keyed: ReadonlyArray<{ stem: string }>, unit: MemoryUnit): number {
+export function keyWordShare(keyed: readonly KeyWord[], unit: MemoryUnit): number {
   return shareHeld(keyed, unitStems(unit));
 }
 
-function shareHeld(keyed: ReadonlyArray<{ stem: string }>, stems: ReadonlySet<string>): number {
-  return keyed.length ? keyed.filter((k) => stems.has(k.stem)).length / keyed.length : 1;
+function shareHeld(keyed: readonly KeyWord[], stems: ReadonlySet<string>): number {
+  return keyed.length ? keyed.filter((k) => holds(stems, k)).length / keyed.length : 1;
 }
 
 interface AskedSubject {
@@ -211,7 +231,7 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
   const slotWords = slot ? stemmedTerms(slot.evidence) : null;
   const statesSlot = (u: MemoryUnit) => slot !== null && (u.context.states ?? []).some((s) => !s.ends && slot.slots.some((asked) => slotAnswers(asked, s.slot)));
   const stemsOf = depth.map((u) => (slotWords && statesSlot(u) ? new Set([...unitStems(u), ...slotWords]) : unitStems(u)));
-  const missing = keyed.filter((k) => !stemsOf.some((s) => s.has(k.stem))).map((k) => k.word);
+  const missing = keyed.filter((k) => !stemsOf.some((s) => holds(s, k))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;
   for (const [i, stems] of stemsOf.slice(0, COVER_DEPTH).entries()) {
@@ -219,7 +239,10 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
   }
   // What each unit's speaker says of themselves, read once per unit and only where a test asks.
-  const own = memoize((i: number) => selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null));
+  const own = memoize((i: number) => {
+    const said = selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null);
+    return slotWords && statesSlot(depth[i]!) ? new Set([...said, ...slotWords]) : said;
+  });
   // A named person must say of themselves as much of the need as anyone says of themselves in the best candidates:
   // "What instrument is John learning?" is not met by John asking Tim "What instrument are you playing?", and
   // "…is Tim learning?" is met by Tim's "I'm learning to play the violin" although John's question holds more words.

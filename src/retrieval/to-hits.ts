@@ -2,7 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallHit } from "../model/recall.js";
 import type { ReinstatedCandidate } from "./reinstate.js";
 import { finalScores, type ScoreWeights } from "./final-score.js";
-import { keyWordShare } from "./judge-evidence.js";
+import { keyWordShare, type KeyWord } from "./judge-evidence.js";
 import { planOutcomes } from "./plan-outcome.js";
 import type { Validity } from "../anchoring/derive-validity.js";
 
@@ -14,7 +14,7 @@ export interface ToHitsOptions {
   /** A statement hanging on a superseded state (retrieval/dependent-facts.ts), when the caller derived validity. */
   mayBeOutdatedOf?: (unit: MemoryUnit) => MemoryUnit["mayBeOutdated"];
   /** The query's key words (judge-evidence.ts › queryKeyWords): the score reads the share each unit holds. */
-  keyWords?: ReadonlyArray<{ stem: string }>;
+  keyWords?: readonly KeyWord[];
   /** How many content candidates the recall had: the score reads a small store from it. */
   poolSize?: number;
   /** The score model for this ranking (default SCORE_WEIGHTS; CONTENT_SCORE_WEIGHTS for one in content order). */
