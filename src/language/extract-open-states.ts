@@ -13,6 +13,7 @@
  * progress with a count ("I just completed 50 episodes"). "I ran 5 miles
  * today" is an event, and a plan or a question states nothing.
  */
+import nlp from "compromise";
 import type { StateStatement } from "../model/memory-unit.js";
 import { DURATION, NUMBER, RELATION } from "./state-patterns.js";
 
@@ -191,8 +192,29 @@ function countedNoun(before: string): string | null {
 
 function cleanValue(value: string): string | null {
   const v = value.trim().replace(/[.,!?;:]+$/, "").replace(/\s+/g, " ").toLowerCase();
-  if (v === "" || NOT_A_VALUE.test(v) || v.split(" ").length > 7) return null;
+  if (v === "" || NOT_A_VALUE.test(v) || v.split(" ").length > 7 || isCondition(v)) return null;
   return v;
+}
+
+/**
+ * Whether a value tells how a thing is rather than what it is: a comparison
+ * ("my news is smaller"), a degree ("completely ruined"), or a condition with
+ * its circumstance ("my phone is dead by 3pm every day"). Such a "value" of
+ * "phone" answered "What phone am I using now?" with the old phone as the
+ * valid one. A single word stays ("my favourite colour is blue", "my plan is
+ * cancelled"), as does a quantity.
+ */
+function isCondition(value: string): boolean {
+  if (/\d/.test(value)) {
+    // A number is a value ("25:50", "$1,450"), unless it is only the circumstance's time ("dead by 3pm").
+    if (!/^[a-z]+ (?:by|at|after|before|around|from|until) /.test(value)) return false;
+  }
+  const terms = (nlp(value).terms().json() as Array<{ terms: Array<{ tags: string[] }> }>).map((t) => new Set(t.terms[0]?.tags ?? []));
+  const first = terms[0];
+  if (!first || first.has("Noun") || first.has("Value")) return false;
+  if (first.has("Comparative")) return true;
+  if (first.has("Adverb")) return !terms.some((t) => t.has("Noun"));
+  return first.has("Adjective") && terms.length > 1 && terms[1]!.has("Preposition");
 }
 
 /** The open-world states of one sentence of `speaker` (plans and questions already ruled out); `before` is the turn up to the sentence. */

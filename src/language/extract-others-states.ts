@@ -82,14 +82,20 @@ const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegEx
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
 ];
 
-/** A name that stands for someone other than the speaker: no sentence word ("She", "Then"), no relation word, not the speaker. */
+/** Whether a capitalised run opens with a sentence word ("She", "Then") or a contraction of "I" ("I'm retired", "I've moved"). */
+function isSentenceWord(name: string): boolean {
+  const first = name.split(" ")[0]!;
+  return NOT_A_NAME.has(first) || /^I['’]/.test(first);
+}
+
+/** A name that stands for someone other than the speaker: no sentence word, no relation word, not the speaker. */
 function isOtherPersonName(name: string, speaker: string): boolean {
-  return !NOT_A_NAME.has(name.split(" ")[0]!) && !RELATION_RE.test(name) && name.toLowerCase() !== speaker.toLowerCase();
+  return !isSentenceWord(name) && !RELATION_RE.test(name) && name.toLowerCase() !== speaker.toLowerCase();
 }
 
 /** The last capitalised word (run) of `text` that is no sentence word nor a person named before ("the Glasgow job" → Glasgow). */
 function lastPlace(text: string): string | null {
-  const runs = [...text.matchAll(new RegExp(PLACE, "gu"))].map((m) => m[1]!).filter((w) => !NOT_A_NAME.has(w.split(" ")[0]!));
+  const runs = [...text.matchAll(new RegExp(PLACE, "gu"))].map((m) => m[1]!).filter((w) => !isSentenceWord(w));
   return runs.at(-1) ?? null;
 }
 
@@ -100,7 +106,8 @@ function lastPlace(text: string): string | null {
  * told of (`turnPerson`, asked only then).
  */
 function pronounPerson(before: string, speaker: string, turnPerson: () => string | null): string | null {
-  const subjects = [...before.matchAll(new RegExp(`(?<!\\b(?:the|a|an|in|to|at|from|of|for|near|by|on) )\\b${NAME}(?:['’]s)? [a-z]`, "gu"))]
+  // Followed by a verb, not a preposition: "Bit of both. … she's been with…" names no one.
+  const subjects = [...before.matchAll(new RegExp(`(?<!\\b(?:the|a|an|in|to|at|from|of|for|near|by|on) )\\b${NAME}(?:['’]s)? (?!(?:of|in|on|at|to|for|from|by|as|than|the|a|an|or)\\b)[a-z]`, "gu"))]
     .map((m) => namePart(m[1]!))
     .filter((n) => isOtherPersonName(n, speaker));
   return subjects.at(-1) ?? turnPerson();
@@ -162,7 +169,7 @@ function clean(value: string): string {
 function subjectOf(m: RegExpExecArray, speaker: string): { subject: string; relation: string | null } | null {
   const relation = m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : null;
   const name = m[2] ?? m[3];
-  if (name && NOT_A_NAME.has(name.split(" ")[0]!)) return relation && !m[3] ? { subject: relation, relation: null } : null;
+  if (name && isSentenceWord(name)) return relation && !m[3] ? { subject: relation, relation: null } : null;
   if (name && RELATION_RE.test(name)) return null;
   if (name) return { subject: name, relation };
   return relation ? { subject: relation, relation: null } : null;
@@ -192,7 +199,7 @@ const NAMED_RELATION = new RegExp(`\\b[Mm]y ${RELATION},? ${NAME}`, "u");
 
 export function extractRelations(sentence: string, speaker: string): StateStatement[] {
   const m = NAMED_RELATION.exec(sentence);
-  if (!m || NOT_A_NAME.has(m[2]!.split(" ")[0]!) || RELATION_RE.test(m[2]!)) return [];
+  if (!m || isSentenceWord(m[2]!) || RELATION_RE.test(m[2]!)) return [];
   return [relationStatement(m[2]!, `${speaker}'s ${m[1]!.toLowerCase()}`, m[0].trim())];
 }
 

@@ -164,6 +164,26 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Other news: Josie and Anton have split up.", "Imogen"), ["Josie | partner =  (ends)"]);
   });
 
+  it("a word that opens a sentence or contracts \"I\" is nobody: \"I'm\", \"I've\", \"Bit of both\" name no other person", () => {
+    assert.deepEqual(keys("Yes. I'm a bit sad, but it's time. I'm retired, why not.", "Yusuf"), ["Yusuf | job = retired"]);
+    assert.deepEqual(keys("I retired last spring.", "Yusuf"), ["Yusuf | job = retired"]);
+    assert.deepEqual(keys("I've moved to Tromsø!", "Ingrid"), ["Ingrid | residence = tromsø"]);
+    // "Bit" is followed by "of", no verb: the pronoun after it has no one to stand for, so nothing is said of anyone.
+    assert.deepEqual(keys("Bit of both. We met at uni in a choir. Oh, and she's been with her boyfriend Anton for about two years.", "Imogen"), []);
+    assert.deepEqual(keys("I retired from running marathons years ago.", "Yusuf"), [], "retired from a pastime");
+  });
+
+  it("a value is no clause, nor the word that says it replaced another", () => {
+    assert.deepEqual(keys("Only if we play Wingspan. It's my favourite game, I'd play it every week.", "Ruth"), ["Ruth | favourite game = wingspan"]);
+    assert.deepEqual(keys("My favourite game, Wingspan, never gets old.", "Ruth"), ["Ruth | favourite game = wingspan"]);
+    assert.deepEqual(keys("I finally sold the Uno! I bought a motorbike instead, a red Honda.", "Rafael"), ["Rafael | car = motorbike"]);
+    // How a thing is, not what it is: a comparison, a degree, a condition with its circumstance.
+    for (const t of ["My phone is dead by 3pm every day.", "My news is smaller: I got an offer.", "My sleep schedule is completely ruined.", "My knee is sore from the run."]) assert.deepEqual(keys(t), [], t);
+    assert.deepEqual(keys("My 5k personal best is 25:50."), ["User | 5k personal best = 25:50 [open]"]);
+    assert.deepEqual(keys("My favourite colour is blue."), ["User | favourite colour = blue"]);
+    assert.deepEqual(keys("My gym plan is cancelled."), ["User | gym plan = cancelled [open]"]);
+  });
+
   it("a home in lower case: moved into, or ours with where it is; a schedule's day, also of \"the\" group", () => {
     assert.deepEqual(keys("All done! We're out of the bakery flat and into a place by the canal.", "Tobias"), ["Tobias | residence = place by the canal"]);
     assert.deepEqual(keys("The radiator in our flat above the bakery has given up again.", "Tobias"), ["Tobias | residence = flat above the bakery"]);

@@ -83,6 +83,8 @@ const RULES: Rule[] = [
   // "I work at the café", "I started working at the library last month": a workplace in lower case.
   { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:(?:mornings|afternoons|evenings|nights|days|weekends|shifts|part-time|full-time|part time|full time) )?(?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  // "I'm retired", "I retired last spring", "I've finally retired": the job's value, as "my mom retired" is hers.
+  { re: /\bI(?:'m| am|'ve| have)? (?:now |finally |officially |just |recently )*(?:been )?retired\b(?! from)/u, read: () => set("job", "retired") },
   // "still baking at Four des Capucins", "I'm still teaching at Ridgeway": a workplace by the work done there.
   { re: new RegExp(`(?:\\bI(?:'m| am) |(?:^|\\b)[Ss]till )(?:still )?(?:working|baking|teaching|cooking|nursing|coding|serving|bartending|volunteering|waitressing|interning|lecturing|training) (?:at|for) ((?:the )?[A-Z][\\p{L}&'’.-]*(?: (?:[A-Z&][\\p{L}&'’.-]*|de|des|du|la|le|van|von|of)(?= [A-Z]|$|[ ,.!?;])){0,4})${NOT_A_MODIFIER}`, "u"), read: (m) => set("employer", m[1]!.replace(/ (?:de|des|du|la|le|van|von|of)$/, "")) },
   // "still teaching Year 2 at the primary school", "I'm working weekends at Harbour Books": the work done, what it
@@ -137,7 +139,7 @@ const RULES: Rule[] = [
   { re: /\bI(?:'ve| have)? (?:started|begun) eating ([a-z]+) again\b/u, read: (m) => set(`eats ${m[1]}`, "yes") },
   // favourites
   { re: /\bmy (?:new |current |all-time )*favou?rite ([a-z][\w -]{1,30}?) (?:is|these days is|right now is|now is|has to be) ([^.,!?;]+)/iu, read: (m) => set(`favourite ${m[1]!.toLowerCase()}`, m[2]) },
-  { re: /\b[Mm]y (?:new |current |all-time )*favou?rite ([a-z][\w -]{1,30}?), ([A-Z][^.,!?;]+)/u, read: (m) => set(`favourite ${m[1]!.toLowerCase()}`, m[2]) },
+  { re: /\b[Mm]y (?:new |current |all-time )*favou?rite ([a-z][\w -]{1,30}?), (?!(?:I|We|You|He|She|They|It|There)\b|I['’])([A-Z][^.,!?;]+)/u, read: (m) => set(`favourite ${m[1]!.toLowerCase()}`, m[2]) },
   { re: /\b([\p{L}][\p{L}'’ -]{1,40}?), (?:it|they)(?:'s|'re| is| are) (?:still )?my (?:new )?favou?rite ([a-z]+)\b/u, read: (m) => set(`favourite ${m[2]}`, lastWords(m[1]!, 4)) },
   { re: /\bthe ([a-z][\w -]{2,30}) is (?:still )?my (drink|band|dish|food|coffee|song|show|book|game|sport|team)\b/u, read: (m) => set(`favourite ${m[2]}`, m[1]) },
   { re: /\b(?:They|It)(?:'s|'re| is| are) (?:still )?my (?:new )?favou?rite ([a-z]+)\b/u, read: (m) => set(`favourite ${m[1]}`, "@subject") },
@@ -160,7 +162,7 @@ const NOT_A_HOBBY = /^(seeing|dating|working|looking|thinking|feeling|going|to|a
 const GENERIC_COUNTED = new Set(["ones", "times", "of", "more", "or", "and", "days", "weeks", "months", "years", "hours", "minutes", "seconds", "things", "questions", "ideas", "options", "thoughts", "tips", "friends", "words"]);
 // "I'm moving next month", "I will", "I'm going to", "I plan to": a plan states no state yet.
 const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|(?:I'm|I am|we're|we are) (?:thinking|considering) (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
-const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too)\b.*$/i;
+const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too|instead)\b.*$/i;
 
 /** A role's head word is a person's: "head pastry chef", "team lead" — not "happy" or "busy" ("it made me happy"). */
 const ROLE_HEAD = /(?:er|or|ist|ian|ant|ent|chef|nurse|cook|lead|head|principal|clerk|officer|captain|coach|intern|apprentice|owner|director|associate|analyst|architect|pilot|chief|partner|editor|engineer|assistant)$/;
