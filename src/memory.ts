@@ -2,7 +2,7 @@ import type { Anchorer } from "./anchoring/anchorer.js";
 import type { Embedder } from "./providers/embedder.js";
 import type { LanguageModel } from "./providers/language-model.js";
 import type { MemoryStore, ScrubReport, StoreStats, UnitFilter } from "./store/contract.js";
-import type { SessionWithTurns } from "./model/conversation.js";
+import type { SessionWithTurnsInput } from "./model/conversation.js";
 import type { MemoryUnit } from "./model/memory-unit.js";
 import { ingestSessions, type IngestProgress, type IngestReport } from "./anchoring/ingest-sessions.js";
 import { createRuleAnchorer } from "./anchoring/rule-anchorer.js";
@@ -320,7 +320,7 @@ export class Memory {
    * awaited once before the first session that is written.
    */
   async ingest(
-    sessions: readonly SessionWithTurns[],
+    sessions: readonly SessionWithTurnsInput[],
     options: ActorOptions & { onProgress?: (p: IngestProgress) => void; force?: boolean; beforeFirstWrite?: () => Promise<void> } = {},
   ): Promise<IngestReport> {
     checkArgs("ingest", { sessions: [sessions, "array"] });

@@ -93,6 +93,25 @@ test("ingestSessions: a session given twice is written once and counted unchange
   await store.close();
 });
 
+test("ingestSessions: a session without endTime or participants ends at its start; given again with them spelled out, it is unchanged", async () => {
+  const store = await openSqliteStore(":memory:");
+  const deps = { store, embedder: slowEmbedder(), anchorer: createRuleAnchorer() };
+  const full = session(1);
+  const bare = { session: { id: full.session.id, namespace: full.session.namespace, startTime: full.session.startTime }, turns: full.turns };
+  const first = await ingestSessions(deps, [bare]);
+  assert.equal(first.unitsWritten, 2);
+  const stored = await store.getSession("pipe", "s1");
+  assert.equal(stored?.endTime, full.session.startTime);
+  const again = await ingestSessions(deps, [{ ...full, session: { ...full.session, participants: [] } }]);
+  assert.equal(again.sessionsUnchanged, 1, "the default is what an explicit endTime equal to the start would be");
+  // An endTime before the start is still refused, naming the field.
+  await assert.rejects(
+    ingestSessions(deps, [{ ...full, session: { ...full.session, id: "s9", endTime: "2022-01-01T00:00:00Z" } }]),
+    (e: Error & { where?: string }) => /endTime/.test(e.where ?? "") && /before its startTime/.test(e.message),
+  );
+  await store.close();
+});
+
 test("ingestSessions: beforeFirstWrite is awaited once, before the first write, and not at all when every session is unchanged", async () => {
   const store = await openSqliteStore(":memory:");
   const deps = { store, embedder: slowEmbedder(), anchorer: createRuleAnchorer() };

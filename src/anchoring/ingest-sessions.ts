@@ -5,7 +5,7 @@ import type { Embedder } from "../providers/embedder.js";
 import type { MemoryStore, UnitRecord } from "../store/contract.js";
 import { sourceHashOf } from "../store/session-hash.js";
 import { carryCorrections } from "./carry-corrections.js";
-import { SessionWithTurns } from "../model/conversation.js";
+import { SessionWithTurns, type SessionWithTurnsInput } from "../model/conversation.js";
 import { RamemError } from "../model/errors.js";
 import { checkArgs, checkFields } from "../model/check-args.js";
 import type { ChangeStamp } from "../model/unit-history.js";
@@ -50,7 +50,7 @@ export interface IngestDeps {
  */
 export async function ingestSessions(
   deps: IngestDeps,
-  input: readonly SessionWithTurns[],
+  input: readonly SessionWithTurnsInput[],
   options: {
     onProgress?: (p: IngestProgress) => void;
     force?: boolean;
@@ -205,7 +205,7 @@ function sessionHash(s: SessionWithTurns, deps: IngestDeps): string {
     .digest("hex");
 }
 
-function validate(s: SessionWithTurns, index: number): SessionWithTurns {
+function validate(s: SessionWithTurnsInput, index: number): SessionWithTurns {
   const parsed = SessionWithTurns.safeParse(s);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

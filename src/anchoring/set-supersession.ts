@@ -19,6 +19,13 @@ import { retrySessionChange } from "./retry-session-change.js";
  */
 export function setSupersession(store: MemoryStore, namespace: string, unitId: string, by: string | null, change: ChangeStamp): Promise<MemoryUnit> {
   return retrySessionChange(async () => {
+    const [found] = await store.getUnits(namespace, [unitId]);
+    if (!found) throw notFound(namespace, unitId, "id");
+    const sessionId = found.provenance.sessionId;
+    const session = await store.getSession(namespace, sessionId);
+    if (!session) throw notFound(namespace, unitId, "id");
+    // Read again after the hash: a write in between (an update of its text) shows here, or changes the hash so that
+    // the write below is refused and redone. Written from the unit read before it, that update was lost.
     const [unit] = await store.getUnits(namespace, [unitId]);
     if (!unit) throw notFound(namespace, unitId, "id");
     if (by !== null) {
@@ -39,9 +46,6 @@ export function setSupersession(store: MemoryStore, namespace: string, unitId: s
         seen.add(next);
       }
     }
-    const sessionId = unit.provenance.sessionId;
-    const session = await store.getSession(namespace, sessionId);
-    if (!session) throw notFound(namespace, unitId, "id");
     const updated: MemoryUnit = { ...unit, supersession: { supersededBy: by, at: change.at } };
     const stored = (await store.getUnitEmbeddings(namespace, [unitId])).get(unitId);
     // Forgotten by another writer since it was read: not found, as a read after the forget says.

@@ -9,6 +9,8 @@ import { createHashEmbedder } from "../providers/hash-embedder.js";
 import type { Anchorer } from "./anchorer.js";
 import { createRuleAnchorer } from "./rule-anchorer.js";
 import { unitId } from "./unit-id.js";
+import { updateUnit } from "./update-unit.js";
+import { setSupersession } from "./set-supersession.js";
 import { verbatimText } from "../synthesis/verbatim-text.js";
 
 const conversation = {
@@ -163,4 +165,63 @@ describe("update then reanchor (SQLite)", () => {
 
 describeWithPostgres("update then reanchor (PostgreSQL)", (url) => {
   correctionSurvives(() => openPostgresStore(url, { schema: uniqueSchema("upd"), dropSchemaOnClose: true, maxConnections: 2 }));
+});
+
+/** The store, but the first getSession call runs `other` (another writer's call on the real store) before it reads. */
+function racingStore(real: MemoryStore, other: () => Promise<unknown>): { store: MemoryStore; ran: () => boolean } {
+  let pending: (() => Promise<unknown>) | null = other;
+  const store = new Proxy(real, {
+    get(target, key, receiver) {
+      if (key === "getSession")
+        return async (...args: Parameters<MemoryStore["getSession"]>) => {
+          const run = pending;
+          pending = null;
+          if (run) await run();
+          return target.getSession(...args);
+        };
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { store, ran: () => pending === null };
+}
+
+describe("an update and a supersession of the same unit by two writers", () => {
+  const states = {
+    session: { id: "s1", namespace: "home", startTime: "2023-05-08T10:00:00.000Z", endTime: "2023-05-08T10:05:00.000Z", participants: ["Ann"] },
+    turns: [
+      { id: "s1:1", speaker: "Ann", text: "I live in Lisbon." },
+      { id: "s1:2", speaker: "Ann", text: "I moved to Porto." },
+    ],
+  };
+  const at = { actor: "test", at: "2023-06-01T00:00:00.000Z" };
+  const text = "I live in Lisbon, by the river.";
+
+  // Each writer reads the unit, then the session's hash: a write of the other in between must show in what it writes.
+  it("a supersession committed between an update's first read and its write is kept, and an update between a supersession's is", async () => {
+    const real = await openSqliteStore(":memory:");
+    const memory = new Memory({ store: real, embedder: createHashEmbedder(), defaultNamespace: "home" });
+    try {
+      await memory.ingest([states]);
+      const [lisbon, porto] = await real.listUnits("home");
+      const deps = { embedder: createHashEmbedder(), anchorer: createRuleAnchorer() };
+
+      const first = racingStore(real, () => setSupersession(real, "home", lisbon!.id, porto!.id, at));
+      await updateUnit({ ...deps, store: first.store }, "home", lisbon!.id, text);
+      assert.ok(first.ran(), "the other writer ran");
+      let [after] = await real.getUnits("home", [lisbon!.id]);
+      assert.match(after!.content, /by the river/);
+      assert.equal(after!.supersession?.supersededBy, porto!.id, "the supersession survived the update");
+
+      await setSupersession(real, "home", lisbon!.id, null, at);
+      const second = racingStore(real, () => updateUnit({ ...deps, store: real }, "home", lisbon!.id, "I live in Lisbon, near the castle."));
+      await setSupersession(second.store, "home", lisbon!.id, porto!.id, at);
+      assert.ok(second.ran(), "the other writer ran");
+      [after] = await real.getUnits("home", [lisbon!.id]);
+      assert.match(after!.content, /near the castle/, "the update survived the supersession");
+      assert.equal(after!.supersession?.supersededBy, porto!.id);
+    } finally {
+      await memory.close();
+    }
+  });
 });

@@ -43,11 +43,17 @@ function checkText(text: unknown): void {
 
 async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, text: string, change: ChangeStamp | undefined): Promise<MemoryUnit> {
   const { store } = deps;
-  const [unit] = await store.getUnits(namespace, [unitId]);
-  if (!unit) throw await missing(deps, namespace, unitId);
-  const sessionId = unit.provenance.sessionId;
+  const [found] = await store.getUnits(namespace, [unitId]);
+  if (!found) throw await missing(deps, namespace, unitId);
+  const sessionId = found.provenance.sessionId;
   const session = await store.getSession(namespace, sessionId);
   if (!session) throw await missing(deps, namespace, unitId);
+  // The units are read after the hash: a write in between (another writer's supersession of this very unit) shows in
+  // them, or changes the hash so that the write below is refused and redone. The unit read before it could lose it.
+  const inSession = await store.listUnits(namespace, { sessionId });
+  const at = inSession.findIndex((u) => u.id === unitId);
+  const unit = inSession[at];
+  if (!unit) throw await missing(deps, namespace, unitId);
   const source = unit.source?.length ? correctedSource(unit.source, unit.provenance.turnIds[0]!, text) : undefined;
   // Anchored as the verbatim turn it now is (its own time grounds "yesterday", as a reanchor of it will); a unit stored without one, from what it says of itself.
   const speaker = unit.context.participants[0] ?? "someone";
@@ -69,8 +75,6 @@ async function updateOnce(deps: IngestDeps, namespace: string, unitId: string, t
     ...(source ? { source: source.turns } : {}),
   };
   // The next unit's cue quotes this unit's turn: it follows the correction (a cue is not embedded, so its vector stays).
-  const inSession = await store.listUnits(namespace, { sessionId });
-  const at = inSession.findIndex((u) => u.id === unitId);
   const nextId = inSession[at + 1]?.cue ? inSession[at + 1]!.id : undefined;
   const rewritten = redescribeEpisodes(inSession.map((u) => (u.id === unitId ? corrected : u.id === nextId ? { ...u, cue: cueFor(turn) } : u)));
   const updated = rewritten[at]!;

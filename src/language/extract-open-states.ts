@@ -28,8 +28,8 @@ const ADV = "(?:now |just |already |finally |recently |currently |so far |offici
 const WORDS = "((?:[\\p{L}\\d][\\p{L}\\d'’&+-]*)(?: [\\p{L}\\d][\\p{L}\\d'’&+-]*){0,5}?)";
 const PROGRESS_VERB =
   "(tried|completed|finished|watched|read|visited|seen|done|attended|played|cooked|baked|made|written|sold|collected|run|ran|hiked|climbed|earned|saved|raised|lost|gained|spent|paid|booked|taken|won|logged|knitted|painted|planted|built|published|recorded|reviewed|applied to|submitted|volunteered)";
-/** Where a value ends: punctuation, a dash, or a word that starts what follows ("…$1,450 a month", "…three so far"). */
-const END = "(?=[.,!?;:)]|$|\\s[-–—(]|\\s(?:so far|now|already|in total|total|this|for|on|at|in|since|and|but|which|lately|recently|to date|a|an|per|each|every|so|because|right|these|at the moment|by now|yet|last|today|tonight)\\b)";
+/** Where a value ends: punctuation (not a clock's colon), a dash, or a word that starts what follows ("…$1,450 a month", "…three so far", "…1:58 from Bath"). */
+const END = "(?=[.,!?;)]|:(?!\\d)|$|\\s[-–—(]|\\s(?:so far|now|already|in total|total|this|for|on|at|in|from|since|and|but|which|lately|recently|to date|a|an|per|each|every|so|because|right|these|at the moment|by now|yet|last|today|tonight)\\b)";
 const PROGRESS_MARKER = /\b(so far|now|already|in total|total|to date|this (?:week|month|year|season|semester)|these past|lately|recently|up to|just)\b/i;
 
 interface OpenRead {

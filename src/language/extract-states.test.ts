@@ -173,12 +173,22 @@ describe("extractStates", () => {
     assert.deepEqual(keys("I retired from running marathons years ago.", "Yusuf"), [], "retired from a pastime");
   });
 
+  it("settled in a place is a home, the speaker's or the named person's; working for oneself is a job; a clock is one value", () => {
+    assert.deepEqual(keys("Good luck! I'm so settled in Berlin.", "Lukas"), ["Lukas | residence = berlin"]);
+    assert.deepEqual(keys("Arjun's settled in Bristol now, he lives two streets away from me!", "Priya"), ["Arjun | residence = bristol"]);
+    assert.deepEqual(keys("Ana is finally in Paris this weekend.", "Priya"), [], "a visit");
+    assert.deepEqual(keys("I quit the agency. I'm freelancing now, mostly branding.", "Priya"), ["Priya | job = freelance"]);
+    assert.deepEqual(keys("I'm between jobs at the moment.", "Priya"), ["Priya | job = unemployed"]);
+    assert.deepEqual(keys("I'm going to go freelance next year.", "Priya"), [], "a plan");
+    assert.deepEqual(keys("Under 1:55 this time. My best is still 1:58 from Bath.", "Sam"), ["Sam | best = 1:58 [open]"]);
+  });
+
   it("a value is no clause, nor the word that says it replaced another", () => {
     assert.deepEqual(keys("Only if we play Wingspan. It's my favourite game, I'd play it every week.", "Ruth"), ["Ruth | favourite game = wingspan"]);
     assert.deepEqual(keys("My favourite game, Wingspan, never gets old.", "Ruth"), ["Ruth | favourite game = wingspan"]);
     assert.deepEqual(keys("I finally sold the Uno! I bought a motorbike instead, a red Honda.", "Rafael"), ["Rafael | car = motorbike"]);
     // How a thing is, not what it is: a comparison, a degree, a condition with its circumstance.
-    for (const t of ["My phone is dead by 3pm every day.", "My news is smaller: I got an offer.", "My sleep schedule is completely ruined.", "My knee is sore from the run."]) assert.deepEqual(keys(t), [], t);
+    for (const t of ["My phone is dead by 3pm every day.", "My news is smaller: I got an offer.", "My sleep schedule is completely ruined.", "My knee is sore after the run."]) assert.deepEqual(keys(t), [], t);
     assert.deepEqual(keys("My 5k personal best is 25:50."), ["User | 5k personal best = 25:50 [open]"]);
     assert.deepEqual(keys("My favourite colour is blue."), ["User | favourite colour = blue"]);
     assert.deepEqual(keys("My gym plan is cancelled."), ["User | gym plan = cancelled [open]"]);

@@ -65,7 +65,8 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\b[Mm]y (?:new |own |whole |little )?(?:home|apartment|flat|house|place) in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\bI(?:'ve| have) lived in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\b(?:years|months|winters|summers) living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
-  { re: new RegExp(`\\bsettled in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  // The speaker's ("I'm so settled in Berlin", "we've finally settled in Leeds", "Settled in Porto now"), not "Arjun's settled in Bristol".
+  { re: new RegExp(`(?:\\b(?:I|[Ww]e)(?:['’]m|['’]re| am| are|['’]ve| have)?|^|[.!?] ) ?(?:(?:now|finally|all|so|pretty|really|nicely|well|got|been|getting|fully|quite) )*[Ss]ettled in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: new RegExp(`\\blease\\b[^.!?]*?\\bin ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: /\b(?:I|[Ww]e)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) here\b|\b(?:I|[Ww]e)(?:'ve| have) been living here\b/u, read: () => set("residence", "@here") },
   // A home named by what it is and where, in lower case, moved into: "we're out of the bakery flat and into a place by the canal", "I moved into a bigger flat near the river" (not "I walked into a place near the station")
@@ -83,6 +84,9 @@ const RULES: Rule[] = [
   // "I work at the café", "I started working at the library last month": a workplace in lower case.
   { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:(?:mornings|afternoons|evenings|nights|days|weekends|shifts|part-time|full-time|part time|full time) )?(?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
+  // Working for oneself, or not at all: "I'm freelancing now", "I went freelance", "I'm between jobs".
+  { re: /\bI(?:'m| am) (?:now |currently |still |officially )*(freelancing|freelance|self-employed|unemployed|out of work|between jobs)\b/u, read: (m) => set("job", JOB_STATUS[m[1]!]) },
+  { re: /\bI(?:'ve| have)? (?:just |finally |recently )*(?:went|gone) (freelance|self-employed)\b/u, read: (m) => set("job", JOB_STATUS[m[1]!]) },
   // "I'm retired", "I retired last spring", "I've finally retired": the job's value, as "my mom retired" is hers.
   { re: /\bI(?:'m| am|'ve| have)? (?:now |finally |officially |just |recently )*(?:been )?retired\b(?! from)/u, read: () => set("job", "retired") },
   // "still baking at Four des Capucins", "I'm still teaching at Ridgeway": a workplace by the work done there.
@@ -163,6 +167,9 @@ const GENERIC_COUNTED = new Set(["ones", "times", "of", "more", "or", "and", "da
 // "I'm moving next month", "I will", "I'm going to", "I plan to": a plan states no state yet.
 const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|(?:I'm|I am|we're|we are) (?:thinking|considering) (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
 const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too|instead)\b.*$/i;
+
+/** The job a status says: working for oneself is "freelance" however it is said; no work is "unemployed". */
+const JOB_STATUS: Record<string, string> = { freelancing: "freelance", freelance: "freelance", "self-employed": "self-employed", unemployed: "unemployed", "out of work": "unemployed", "between jobs": "unemployed" };
 
 /** A role's head word is a person's: "head pastry chef", "team lead" — not "happy" or "busy" ("it made me happy"). */
 const ROLE_HEAD = /(?:er|or|ist|ian|ant|ent|chef|nurse|cook|lead|head|principal|clerk|officer|captain|coach|intern|apprentice|owner|director|associate|analyst|architect|pilot|chief|partner|editor|engineer|assistant)$/;

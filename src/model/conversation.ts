@@ -66,11 +66,20 @@ export const Session = z
     namespace: NamespaceName,
     startTime: IsoDateTime,
     /** Defaults to startTime: most chat logs only date the start of a session. */
-    endTime: IsoDateTime,
+    endTime: IsoDateTime.optional(),
     participants: z.array(storedText(z.string()).min(1)).default([]),
     /** The caller's own fields (JSON, size-limited); every unit of the session inherits them. */
     metadata: MetadataSchema.optional(),
   })
+  // Keys in the schema's order: a session's content hash (ingest skips unchanged sessions) reads them in order.
+  .transform((s) => ({
+    id: s.id,
+    namespace: s.namespace,
+    startTime: s.startTime,
+    endTime: s.endTime ?? s.startTime,
+    participants: s.participants,
+    ...(s.metadata !== undefined ? { metadata: s.metadata } : {}),
+  }))
   .refine((s) => Date.parse(s.startTime) <= Date.parse(s.endTime), {
     message: "session endTime is before its startTime",
     path: ["endTime"],
@@ -83,3 +92,5 @@ export const SessionWithTurns = z.object({
   turns: z.array(Turn).min(1, "a session needs at least one turn"),
 });
 export type SessionWithTurns = z.infer<typeof SessionWithTurns>;
+/** What a caller may pass to ingest: endTime and participants may be left out (they default to startTime and []). */
+export type SessionWithTurnsInput = z.input<typeof SessionWithTurns>;
