@@ -23,6 +23,9 @@ const MONEY = "(?:[$€£]\\s?\\d[\\d,.]*(?:\\s?(?:k|K|million|thousand))?|\\d[\
 const CLOCK = "(?:\\d{1,2}:\\d{2}(?::\\d{2})?)";
 const QUANTITY = `(?:${MONEY}|${CLOCK}|(?:about |around |over |nearly |almost |exactly |roughly |just over |just under )?${NUMBER}(?:\\s?%)?)`;
 const UNIT = "(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|seconds?|miles?|km|kilometers?|kilometres?|pounds?|lbs?|kg|kilos?|dozen|times|sessions|pages|reps|sets|steps|cups?|glasses|servings|calories)";
+/** A day of the week, or several ("Mondays and Thursdays", "Tuesday evenings"). */
+const DAY = "(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?: (?:evenings?|mornings?|afternoons?|nights?))?";
+const DAYS = `${DAY}(?:(?:,| and| &|, and) ${DAY})*`;
 const ADV = "(?:now |just |already |finally |recently |currently |so far |officially |still |also |actually )*";
 /** A thing's words: up to five of them, lowercase or a product's capitalised name ("Fitbit Charge 3"). */
 const WORDS = "((?:[\\p{L}\\d][\\p{L}\\d'’&+-]*)(?: [\\p{L}\\d][\\p{L}\\d'’&+-]*){0,5}?)";
@@ -46,18 +49,18 @@ interface OpenRule {
 const RULES: OpenRule[] = [
   // "my 5k personal best is 25:50", "my rent is now $1,450", "my yoga class is on Tuesdays", "my personal best time of 25:50"
   {
-    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur) (?:new |current |latest |old )?${WORDS} (?:is now|is still|is currently|now is|is|'s|has been|stands at|remains|are|are now) (?:at |up to |down to )?(${QUANTITY}(?: ${UNIT})?|on [\\w ]{2,30}?|[\\p{L}\\d$][\\p{L}\\d'’&$,.+ -]{0,40}?)${END}`, "u"),
+    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur) (?:new |current |latest |old )?${WORDS} (?:is now|is still|is currently|now is|is|'s|has been|stands at|remains|are|are now) (?:at |up to |down to )?(${QUANTITY}(?: ${UNIT})?|on ${DAYS}|on [\\w ]{2,30}?|[\\p{L}\\d$][\\p{L}\\d'’&$,.+ -]{0,40}?)${END}`, "u"),
     read: (m) => ({ attribute: m[1]!, value: m[2]! }),
   },
   { re: new RegExp(`\\b(?:[Mm]y|[Oo]ur) (?:new |current )?${WORDS} of (${MONEY}|${CLOCK}|\\d[\\d,.]*(?: ${UNIT})?)\\b`, "u"), read: (m) => ({ attribute: m[1]!, value: m[2]! }) },
   // "the Spanish group's still on Wednesdays", "my choir is on Thursday evenings now": a meeting's day (also of "the" thing: the speaker's schedule)
   {
-    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS}(?:'s| is| are) (?:still |now |always |usually )*(?:on|every) ((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?: (?:evenings?|mornings?|afternoons?|nights?))?)`, "u"),
+    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS}(?:'s| is| are) (?:still |now |always |usually )*(?:on|every) (${DAYS})`, "u"),
     read: (m) => ({ attribute: m[1]!, value: m[2]! }),
   },
   // "my dentist appointment got moved to Thursday at 10am", "my class was changed to Mondays", "the Spanish group has moved to Wednesdays"
   {
-    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS} (?:got |was |has been |has |is being |is )?(?:moved|changed|switched|pushed|rescheduled|bumped|shifted) (?:back |up )?to ([\\w: ]{2,40}?)(?=[.,!?;]|\\s(?:and|but|so|because|instead|starting|from)\\b|$)`, "u"),
+    re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS} (?:got |was |has been |has |is being |is )?(?:moved|changed|switched|pushed|rescheduled|bumped|shifted) (?:back |up )?to (${DAYS}|[\\w: ]{2,40}?)(?=[.,!?;]|\\s(?:and|but|so|because|instead|starting|from)\\b|$)`, "u"),
     // "the …" moved is the speaker's only as a schedule ("the Spanish group has moved to Wednesdays"), not "the bakery moved to Main Street".
     read: (m) => (/^the\b/i.test(m[0]) && !/^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d)/i.test(m[2]!) ? null : { attribute: m[1]!, value: m[2]! }),
   },
@@ -137,6 +140,12 @@ const RULES: OpenRule[] = [
       return attribute ? { attribute, value: head && !m[1] ? value.slice(0, -head.length).trim() || value : value } : null;
     },
   },
+  // "I prefer oat milk these days", "I now prefer window seats to aisle ones": keyed by the preferred thing's head word
+  // ("preferred milk"), so "I prefer almond milk now" replaces it and "I prefer tea" is another key.
+  {
+    re: new RegExp(`\\bI ${ADV}(?:really |much |usually |definitely |generally )?prefer (?!(?:to|not|it|that|this|them|him|her|you|when|if|being|having|doing|going)\\b)(?:the |a |an |my )?([a-z][\\p{Ll}'’-]*(?: [a-z][\\p{Ll}'’-]*){0,3}?)(?=[.,!?;]|$|\\s(?:to|over|than|these days|now|nowadays|anyway|instead|for|when|because|but|and|at|in|on|with|since)\\b)`, "u"),
+    read: (m) => ({ attribute: `preferred ${m[1]!.split(" ").at(-1)}`, value: m[1]! }),
+  },
   // "I cancelled my Netflix subscription", "I let my gym membership lapse"
   {
     re: new RegExp(`\\bI(?:'ve| have)? ${ADV}(?:cancelled|canceled|ended|stopped|dropped|let go of) my ${WORDS} (subscription|membership|plan|lease|contract|classes|lessons)\\b`, "u"),
@@ -191,7 +200,8 @@ function countedNoun(before: string): string | null {
 }
 
 function cleanValue(value: string): string | null {
-  const v = value.trim().replace(/[.,!?;:]+$/, "").replace(/\s+/g, " ").toLowerCase();
+  // "on Tuesday evenings" and "moved to Tuesday evenings" give one value.
+  const v = value.trim().replace(/[.,!?;:]+$/, "").replace(/\s+/g, " ").toLowerCase().replace(/^on (?=(?:mon|tues|wednes|thurs|fri|satur|sun)day)/, "");
   if (v === "" || NOT_A_VALUE.test(v) || v.split(" ").length > 7 || isCondition(v)) return null;
   return v;
 }

@@ -181,6 +181,13 @@ describe("extractStates", () => {
     assert.deepEqual(keys("I'm between jobs at the moment.", "Priya"), ["Priya | job = unemployed"]);
     assert.deepEqual(keys("I'm going to go freelance next year.", "Priya"), [], "a plan");
     assert.deepEqual(keys("Under 1:55 this time. My best is still 1:58 from Bath.", "Sam"), ["Sam | best = 1:58 [open]"]);
+    // A preference keyed by the preferred thing's head word; a wish ("I'd prefer") or a way of doing ("prefer to…") is none.
+    assert.deepEqual(keys("I prefer oat milk these days."), ["User | preferred milk = oat milk [open]"]);
+    assert.deepEqual(keys("I now prefer window seats to aisle ones."), ["User | preferred seats = window seats [open]"]);
+    for (const t of ["I prefer to work from home.", "I'd prefer a quieter table.", "I prefer it that way."]) assert.deepEqual(keys(t), [], t);
+    // Several days are one schedule, however it is said.
+    assert.deepEqual(keys("My gym sessions are on Mondays and Thursdays now."), ["User | gym sessions = mondays and thursdays [open]"]);
+    assert.deepEqual(keys("My gym sessions moved to Tuesdays and Fridays."), ["User | gym sessions = tuesdays and fridays [open]"]);
   });
 
   it("a value is no clause, nor the word that says it replaced another", () => {

@@ -55,3 +55,17 @@ test("no change without a 'now' cue, for an aggregating question, at depth 0, or
   assert.deepEqual(newestRivalFirst(ordered, frameSaying("now"), unit, new Set(), 3, new Map()).map((c) => c.unitId), ids, "'new' ranks 4th and 5th: no rival at depth 3");
   assert.deepEqual(newestRivalFirst(ordered, null, unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
 });
+
+test("a turn that tells something before its question is a rival; one that only asks is not", () => {
+  const told = [
+    said("old", "2023-01-10", "Ann: My Fairphone is dead by 3pm every day."),
+    said("toldThenAsked", "2023-06-24", "Ann: The Fairphone died for real, I dropped it in the sea. I've got a secondhand iPhone 13 now. How do I move my chats over?"),
+    said("commaAsk", "2023-07-01", "Ann: I've had this iPhone for a week, is it worth a case?"),
+    said("onlyAsks", "2023-12-01", "Ann: Hey! Should I get a new phone case?"),
+  ];
+  const byTold = new Map(told.map((u) => [u.id, u]));
+  const list = [ranked("old", 1, 1, 0.9), ranked("onlyAsks", 2, 2, 0.8), ranked("toldThenAsked", 3, 3, 0.7)];
+  assert.deepEqual(newestRivalFirst(list, frameSaying("now"), (id) => byTold.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["toldThenAsked", "old", "onlyAsks"]);
+  const withComma = [ranked("old", 1, 1, 0.9), ranked("commaAsk", 2, 2, 0.8)];
+  assert.deepEqual(newestRivalFirst(withComma, frameSaying("now"), (id) => byTold.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["commaAsk", "old"]);
+});

@@ -21,6 +21,19 @@ const RIVAL_WINDOW = 10;
  * a bonus (a bonus by recency pushed other evidence out of the top K:
  * docs/experiments.md › Sequences).
  */
+/**
+ * A turn that ends in a question but tells something first ("I've had this
+ * Fairphone for nearly three years, is it worth replacing the battery?", "I've
+ * got a secondhand iPhone 13 now. How do I move my chats?") states a value as
+ * much as one that ends in a full stop: only a turn that asks and tells
+ * nothing before it is no rival.
+ */
+function onlyAsks(unit: MemoryUnit): boolean {
+  if (!asksQuestion(unit)) return false;
+  const sentences = unit.content.split(/(?<=[.!])\s+/);
+  return !sentences.slice(0, -1).some((s) => s.split(/\s+/).length >= 4) && !/,\s*(?:is|are|do|does|should|can|could|would|will)\s+\S+[^,]*\?\s*$/i.test(unit.content);
+}
+
 export function newestRivalFirst(
   ordered: ContentCandidate[],
   frame: RecallFrame | null,
@@ -36,7 +49,7 @@ export function newestRivalFirst(
   const rivals: Array<{ at: number; said: string; candidate: ContentCandidate }> = [];
   for (const [at, c] of ordered.slice(0, RIVAL_WINDOW).entries()) {
     const u = unitOf(c.unitId);
-    if (!u || asksQuestion(u) || !c.lexical || !c.dense || c.lexical.rank > depth || c.dense.rank > depth) continue;
+    if (!u || onlyAsks(u) || !c.lexical || !c.dense || c.lexical.rank > depth || c.dense.rank > depth) continue;
     rivals.push({ at, said: timeOf(u), candidate: c });
   }
   const own = rivals.filter((r) => contextValid.has(r.candidate.unitId));
