@@ -27,7 +27,11 @@ export type WorkerMessage =
   | { type: "failed"; message: string; code?: string; where?: string; hint?: string };
 
 async function run(job: IngestJob): Promise<void> {
-  const send = (m: WorkerMessage) => process.send!(m);
+  // With a callback a failed send (the parent just went away) is reported there instead of thrown as an
+  // unhandled 'error' event: the worker then stops as on "disconnect".
+  const send = (m: WorkerMessage) => {
+    if (process.connected) process.send!(m, (err: Error | null) => err && process.exit(1));
+  };
   const base = await createEmbedder(job.embedder);
   const caching = job.embeddingCache ? createCachingEmbedder(base, job.embeddingCache) : null;
   const embedder = caching ?? base;

@@ -23,6 +23,8 @@ const MONEY = "(?:[$€£]\\s?\\d[\\d,.]*(?:\\s?(?:k|K|million|thousand))?|\\d[\
 const CLOCK = "(?:\\d{1,2}:\\d{2}(?::\\d{2})?)";
 const QUANTITY = `(?:${MONEY}|${CLOCK}|(?:about |around |over |nearly |almost |exactly |roughly |just over |just under )?${NUMBER}(?:\\s?%)?)`;
 const UNIT = "(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|seconds?|miles?|km|kilometers?|kilometres?|pounds?|lbs?|kg|kilos?|dozen|times|sessions|pages|reps|sets|steps|cups?|glasses|servings|calories)";
+/** A title: capitalised words, the small words between them ("The Hidden Life of Trees"). */
+const TITLE = "(?:[Tt]he |[Aa]n? )?[A-Z][\\p{L}\\d'’-]*(?: (?:[A-Z][\\p{L}\\d'’-]*|of|the|and|a|in|on|to|for)){0,6}";
 /** A day of the week, or several ("Mondays and Thursdays", "Tuesday evenings"). */
 const DAY = "(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?: (?:evenings?|mornings?|afternoons?|nights?))?";
 const DAYS = `${DAY}(?:(?:,| and| &|, and) ${DAY})*`;
@@ -32,7 +34,7 @@ const WORDS = "((?:[\\p{L}\\d][\\p{L}\\d'’&+-]*)(?: [\\p{L}\\d][\\p{L}\\d'’&
 const PROGRESS_VERB =
   "(tried|completed|finished|watched|read|visited|seen|done|attended|played|cooked|baked|made|written|sold|collected|run|ran|hiked|climbed|earned|saved|raised|lost|gained|spent|paid|booked|taken|won|logged|knitted|painted|planted|built|published|recorded|reviewed|applied to|submitted|volunteered)";
 /** Where a value ends: punctuation (not a clock's colon), a dash, or a word that starts what follows ("…$1,450 a month", "…three so far", "…1:58 from Bath"). */
-const END = "(?=[.,!?;)]|:(?!\\d)|$|\\s[-–—(]|\\s(?:so far|now|already|in total|total|this|for|on|at|in|from|since|and|but|which|lately|recently|to date|a|an|per|each|every|so|because|right|these|at the moment|by now|yet|last|today|tonight)\\b)";
+const END = "(?=[.,!?;)]|:(?!\\d)|$|\\s[-–—(]|\\s(?:so far|now|already|in total|total|this|for|on|at|in|from|since|after|before|during|when|while|thanks|and|but|which|lately|recently|to date|a|an|per|each|every|so|because|right|these|at the moment|by now|yet|last|today|tonight)\\b)";
 const PROGRESS_MARKER = /\b(so far|now|already|in total|total|to date|this (?:week|month|year|season|semester)|these past|lately|recently|up to|just)\b/i;
 
 interface OpenRead {
@@ -139,6 +141,16 @@ const RULES: OpenRule[] = [
       // "I moved to Porto" is a residence, read by the named slots.
       return attribute ? { attribute, value: head && !m[1] ? value.slice(0, -head.length).trim() || value : value } : null;
     },
+  },
+  // "new 10k best: 49:30!", "a new personal best of 25:50": the record told as news ("my 10k best is 47:10" is the first rule's)
+  {
+    re: new RegExp(`\\b[Nn]ew ((?:[\\p{L}\\d-]+ ){0,2}(?:personal best|PB|PR|best|record)(?: time)?)[:,]? (?:of |is |at )?(${CLOCK}|${QUANTITY}(?: ${UNIT})?)${END}`, "u"),
+    read: (m) => ({ attribute: m[1]!.replace(/ time$/, ""), value: m[2]! }),
+  },
+  // "I'm reading The Overstory", "I finished The Overstory and started Piranesi", "I just started reading Piranesi": the book one is on
+  {
+    re: new RegExp(`\\b(?:I(?:'m| am) ${ADV}(?:re-)?reading|I(?:'ve| have)? ${ADV}started reading|(?:finished|done with) [^.;!?]{1,60}? and (?:just |now )?started(?: reading)?) (${TITLE})`, "u"),
+    read: (m) => ({ attribute: "book reading", value: m[1]!.replace(/^(?:the|an?) /i, "").replace(/(?: (?:of|the|and|a|in|on|to|for))+$/, "") }),
   },
   // "I prefer oat milk these days", "I now prefer window seats to aisle ones": keyed by the preferred thing's head word
   // ("preferred milk"), so "I prefer almond milk now" replaces it and "I prefer tea" is another key.
