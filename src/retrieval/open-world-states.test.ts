@@ -82,6 +82,22 @@ describe("open-world states", () => {
     }
   });
 
+  it("a question placed before a change the store states reads the value valid before it: the move, not a reply about the place, dates it", async () => {
+    const memory = await memoryWith([
+      session("a", "2023-02-01T10:00:00.000Z", [["User", "My sister Mia lives in Dublin and keeps recommending books."], ["Assistant", "Ask her for her three favourites."]]),
+      session("b", "2023-05-10T10:00:00.000Z", [
+        ["User", "Mia moved to Galway last month, I'm visiting her in June."],
+        ["Assistant", "Galway in June is lovely; the Aran Islands are a short ferry away from Galway."],
+      ]),
+    ]);
+    try {
+      const hits = hitsOf(await memory.recall("Where did Mia live before Galway?", { k: 4 }));
+      assert.equal(hits[0]!.unit.provenance.turnIds[0], "a:1", JSON.stringify(hits.map((h) => [h.unit.provenance.turnIds, h.reasons])));
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("the newest value goes first, above a candidate that only shares the words; a question without a time reads the value now", async () => {
     const memory = await memoryWith([
       session("a", "2023-01-10T10:00:00.000Z", [

@@ -15,6 +15,7 @@ import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
 import { reportsOfPlans } from "./reports-of-plans.js";
 import { unitsStatingSlots } from "./units-stating-slots.js";
+import { eventStatement } from "./event-statement.js";
 import { slotStatementsOf } from "./slot-statements.js";
 import { namespaceSnapshot } from "./namespace-snapshot.js";
 import { CONTENT_SCORE_WEIGHTS } from "./final-score.js";
@@ -207,9 +208,9 @@ async function induceFor(
     ...(request.questionDate ? { questionDate: request.questionDate } : {}),
     ...(request.validAt ? { validAt: request.validAt } : {}),
     locateEvent: async (phrase) => {
-      const [best] = await contentRecall(deps, phrase, { namespace: request.namespace, pool: 5 });
-      if (!best) return null;
-      const [unit] = await deps.store.getUnits(request.namespace, [best.unitId]);
+      const found = await contentRecall(deps, phrase, { namespace: request.namespace, pool: 5 });
+      const byId = new Map((await deps.store.getUnits(request.namespace, found.map((c) => c.unitId))).map((u) => [u.id, u]));
+      const unit = eventStatement(phrase, found.flatMap((c) => byId.get(c.unitId) ?? []));
       if (!unit) return null;
       const s = unit.context.session;
       return {
