@@ -23,6 +23,8 @@ const MONEY = "(?:[$€£]\\s?\\d[\\d,.]*(?:\\s?(?:k|K|million|thousand))?|\\d[\
 const CLOCK = "(?:\\d{1,2}:\\d{2}(?::\\d{2})?)";
 const QUANTITY = `(?:${MONEY}|${CLOCK}|(?:about |around |over |nearly |almost |exactly |roughly |just over |just under )?${NUMBER}(?:\\s?%)?)`;
 const UNIT = "(?:days?|weeks?|months?|years?|hours?|minutes?|mins?|seconds?|miles?|km|kilometers?|kilometres?|pounds?|lbs?|kg|kilos?|dozen|times|sessions|pages|reps|sets|steps|cups?|glasses|servings|calories)";
+/** A group one belongs to: up to three words before the kind of group ("climbing club", "Tuesday book group"). */
+const GROUP = "(?:[\\p{L}\\d'’-]+ ){0,3}?(?:club|group|gym|team|choir|band|society|league|association|circle|committee|crew|orchestra|ensemble)";
 /** A title: capitalised words, the small words between them ("The Hidden Life of Trees"). */
 const TITLE = "(?:[Tt]he |[Aa]n? )?[A-Z][\\p{L}\\d'’-]*(?: (?:[A-Z][\\p{L}\\d'’-]*|of|the|and|a|in|on|to|for)){0,6}";
 /** A day of the week, or several ("Mondays and Thursdays", "Tuesday evenings"). */
@@ -157,6 +159,12 @@ const RULES: OpenRule[] = [
   {
     re: new RegExp(`\\bI ${ADV}(?:really |much |usually |definitely |generally )?prefer (?!(?:to|not|it|that|this|them|him|her|you|when|if|being|having|doing|going)\\b)(?:the |a |an |my )?([a-z][\\p{Ll}'’-]*(?: [a-z][\\p{Ll}'’-]*){0,3}?)(?=[.,!?;]|$|\\s(?:to|over|than|these days|now|nowadays|anyway|instead|for|when|because|but|and|at|in|on|with|since)\\b)`, "u"),
     read: (m) => ({ attribute: `preferred ${m[1]!.split(" ").at(-1)}`, value: m[1]! }),
+  },
+  // "I joined the climbing club", "I'm a member of the book group now"; "I left the choir": a membership, one key per
+  // group (joining a second club adds one), ended by leaving.
+  {
+    re: new RegExp(`\\bI(?:'ve| have|'m| am)? ${ADV}(joined|signed up (?:for|to|with)|became a member of|(?:a )?member of|left|quit|dropped out of) (?:the |a |an |my |our )?(?:local )?(${GROUP})\\b`, "u"),
+    read: (m) => ({ attribute: `member of ${m[2]!.toLowerCase()}`, value: "member", ...(/^(?:left|quit|dropped)/.test(m[1]!) ? { ends: true } : {}) }),
   },
   // "I cancelled my Netflix subscription", "I let my gym membership lapse"
   {

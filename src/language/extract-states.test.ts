@@ -191,6 +191,10 @@ describe("extractStates", () => {
     assert.deepEqual(keys("I'm reading The Overstory right now."), ["User | book reading = overstory [open]"]);
     assert.deepEqual(keys("I finished The Overstory and started Piranesi."), ["User | book reading = piranesi [open]"]);
     for (const t of ["I'm reading a lot these days.", "I'm reading up on Python decorators."]) assert.deepEqual(keys(t), [], t);
+    // A membership per group, ended by leaving it; a plan or someone else's joining is none.
+    assert.deepEqual(keys("I joined the climbing club last month."), ["User | member of climbing club = member [open]"]);
+    assert.deepEqual(keys("I left the climbing club."), ["User | member of climbing club =  (ends) [open]"]);
+    for (const t of ["I'm going to join the chess club.", "My friend joined the club.", "I signed up for the Cardiff half."]) assert.deepEqual(keys(t), [], t);
     // Several days are one schedule, however it is said.
     assert.deepEqual(keys("My gym sessions are on Mondays and Thursdays now."), ["User | gym sessions = mondays and thursdays [open]"]);
     assert.deepEqual(keys("My gym sessions moved to Tuesdays and Fridays."), ["User | gym sessions = tuesdays and fridays [open]"]);

@@ -57,11 +57,11 @@ describe("open-world states", () => {
   it("a preference, a weekly schedule, the book one reads and a record are states too: the newer one ranks first, the older is marked earlier", async () => {
     const memory = await memoryWith([
       session("a", "2023-03-01T10:00:00.000Z", [
-        ["User", "Can you give me a latte recipe? I prefer oat milk these days. My gym sessions are on Mondays and Thursdays. I'm reading The Overstory. New 10k best: 49:30!"],
+        ["User", "Can you give me a latte recipe? I prefer oat milk these days. My gym sessions are on Mondays and Thursdays. I'm reading The Overstory. New 10k best: 49:30! I joined the climbing club."],
         ["Assistant", "Steam 200 ml of milk and pour it over a double shot."],
       ]),
       session("b", "2023-07-01T10:00:00.000Z", [
-        ["User", "Which plant milk foams best? I prefer almond milk now. Also my gym sessions moved to Tuesdays and Fridays. I finished The Overstory and started Piranesi. My 10k best is now 47:10 after the park race!"],
+        ["User", "Which plant milk foams best? I prefer almond milk now. Also my gym sessions moved to Tuesdays and Fridays. I finished The Overstory and started Piranesi. My 10k best is now 47:10 after the park race! I left the climbing club."],
         ["Assistant", "Barista versions of oat and soy foam best; almond can separate."],
       ]),
     ]);
@@ -71,6 +71,7 @@ describe("open-world states", () => {
         ["Which days are my gym sessions now?", "tuesdays and fridays"],
         ["What book am I reading now?", "piranesi"],
         ["What is my 10k best?", "47:10"],
+        ["Am I still a member of the climbing club?", ""],
       ] as const) {
         const hits = hitsOf(await memory.recall(question, { k: 4 }));
         assert.equal(hits[0]!.unit.provenance.turnIds[0], "b:1", `${question} ${JSON.stringify(hits.map((h) => [h.unit.provenance.turnIds, h.reasons]))}`);
