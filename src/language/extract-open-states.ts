@@ -28,7 +28,9 @@ const GROUP = "(?:[\\p{L}\\d'’-]+ ){0,3}?(?:club|group|gym|team|choir|band|soc
 /** A title: capitalised words, the small words between them ("The Hidden Life of Trees"). */
 const TITLE = "(?:[Tt]he |[Aa]n? )?[A-Z][\\p{L}\\d'’-]*(?: (?:[A-Z][\\p{L}\\d'’-]*|of|the|and|a|in|on|to|for)){0,6}";
 /** A day of the week, or several ("Mondays and Thursdays", "Tuesday evenings"). */
-const DAY = "(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?: (?:evenings?|mornings?|afternoons?|nights?))?";
+const WEEKDAY = "(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day";
+const STARTS_WITH_WEEKDAY = new RegExp(`^${WEEKDAY}`, "i");
+const DAY = `${WEEKDAY}s?(?: (?:evenings?|mornings?|afternoons?|nights?))?`;
 const DAYS = `${DAY}(?:(?:,| and| &|, and) ${DAY})*`;
 const ADV = "(?:now |just |already |finally |recently |currently |so far |officially |still |also |actually )*";
 /** A thing's words: up to five of them, lowercase or a product's capitalised name ("Fitbit Charge 3"). */
@@ -66,7 +68,7 @@ const RULES: OpenRule[] = [
   {
     re: new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Tt]he) ${WORDS} (?:got |was |has been |has |is being |is )?(?:moved|changed|switched|pushed|rescheduled|bumped|shifted) (?:back |up )?to (${DAYS}|[\\w: ]{2,40}?)(?=[.,!?;]|\\s(?:and|but|so|because|instead|starting|from)\\b|$)`, "u"),
     // "the …" moved is the speaker's only as a schedule ("the Spanish group has moved to Wednesdays"), not "the bakery moved to Main Street".
-    read: (m) => (/^the\b/i.test(m[0]) && !/^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d)/i.test(m[2]!) ? null : { attribute: m[1]!, value: m[2]! }),
+    read: (m) => (/^the\b/i.test(m[0]) && !STARTS_WITH_WEEKDAY.test(m[2]!) && !/^\d/.test(m[2]!) ? null : { attribute: m[1]!, value: m[2]! }),
   },
   // "I've been using my Fitbit Charge 3 for 6 months", "I've had my Kindle for two years", "sticking to my routine for 4 weeks now"
   {
@@ -221,7 +223,8 @@ function countedNoun(before: string): string | null {
 
 function cleanValue(value: string): string | null {
   // "on Tuesday evenings" and "moved to Tuesday evenings" give one value.
-  const v = value.trim().replace(/[.,!?;:]+$/, "").replace(/\s+/g, " ").toLowerCase().replace(/^on (?=(?:mon|tues|wednes|thurs|fri|satur|sun)day)/, "");
+  const said = value.trim().replace(/[.,!?;:]+$/, "").replace(/\s+/g, " ").toLowerCase();
+  const v = said.startsWith("on ") && STARTS_WITH_WEEKDAY.test(said.slice(3)) ? said.slice(3) : said;
   if (v === "" || NOT_A_VALUE.test(v) || v.split(" ").length > 7 || isCondition(v)) return null;
   return v;
 }

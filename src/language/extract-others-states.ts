@@ -22,6 +22,8 @@ const NOT_A_NAME = new Set(
 const NAME = "([A-Z][\\p{Ll}'’-]+(?: [A-Z][\\p{Ll}'’-]+)?)";
 const PLACE = "([A-Z][\\p{L}'’-]+(?:[ -][A-Z][\\p{L}'’-]+){0,3})";
 const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4}|the [a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)";
+/** Staying somewhere, not visiting: "still in", "been in", "settled in" ("is in Paris this weekend" is a visit). */
+const STAYING = "(?:(?:still|now|currently|been|living|based|settled) )+in";
 /** Who: "my (older) sister (Ana)", "Ana", "Ana's". Groups: relation, name after it, bare name. */
 const WHO = `(?:\\b[Mm]y ${RELATION}(?:,? ${NAME})?|\\b${NAME})`;
 const ADV = "(?:now |still |currently |finally |just |recently |officially |actually |also )*";
@@ -41,7 +43,7 @@ const RULES: OthersRule[] = [
   { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back )?to ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   // "Elodie's still in Leeds for now", "my brother's been in Cork since June", "Arjun's settled in Bristol": staying, not a visit ("Ana is in Paris this weekend")
-  { re: new RegExp(`${WHO}(?:'s| is| has) (?:(?:still|now|currently|been|living|based|settled) )+in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  { re: new RegExp(`${WHO}(?:'s| is| has) ${STAYING} ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO}['’]s (?:new |current )?(?:job|position|role) is (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:works|is working) (?:at|for) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
   // "my brother's still doing nights at the supermarket warehouse": shifts somewhere are work there
@@ -73,7 +75,7 @@ const RULES: OthersRule[] = [
  * in Paris" may be a weekend.
  */
 const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegExpExecArray, sentence: string) => string | null }> = [
-  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is| has) (?:(?:still|now|currently|been|living|based|settled) )+in ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is| has) ${STAYING} ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e) ${ADV}(?:moved|relocated|has moved) (?:back |up |down |over |out )?to ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
   { re: /\b(?:[Ss]he|[Hh]e) (?:\w+ )?(?:moved|relocated) (?:back |up |down |over |out )?there\b/u, slot: "residence", value: (m, sentence) => lastPlace(sentence.slice(0, m.index)) },
   // "she's been with her boyfriend Anton for about two years"

@@ -53,6 +53,9 @@ interface Rule {
 const set = (slot: string, value: string | undefined, additive = false) => (value ? { slot, value: clean(value), additive, ends: false } : null);
 const end = (slot: string, value = "", additive = false) => ({ slot, value: clean(value), additive, ends: true });
 
+/** The job a status says: working for oneself is "freelance" however it is said; no work is "unemployed". */
+const JOB_STATUS: Record<string, string> = { freelancing: "freelance", freelance: "freelance", "self-employed": "self-employed", unemployed: "unemployed", "out of work": "unemployed", "between jobs": "unemployed" };
+
 const RULES: Rule[] = [
   // residence
   { re: new RegExp(`\\b(?:I|[Ww]e)(?:'ve| have)? ${NOW}(?:moved|relocated) (?:back )?to ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
@@ -85,7 +88,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\bI ${NOW}(?:work|started working|began working|'m working|am working|'ve been working|have been working) (?:(?:mornings|afternoons|evenings|nights|days|weekends|shifts|part-time|full-time|part time|full time) )?(?:at|for) (?:the|a|an) ([a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)(?=[,.!?;:]|\\s(?:last|this|next|since|in|on|for|with|and|now|near|downtown|across|part|full|again|these)\\b|$)`, "u"), read: (m) => set("employer", m[1]) },
   { re: new RegExp(`\\bI ${NOW}(?:became|got promoted to|was promoted to) (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   // Working for oneself, or not at all: "I'm freelancing now", "I went freelance", "I'm between jobs".
-  { re: /\bI(?:'m| am) (?:now |currently |still |officially )*(freelancing|freelance|self-employed|unemployed|out of work|between jobs)\b/u, read: (m) => set("job", JOB_STATUS[m[1]!]) },
+  { re: new RegExp(`\\bI(?:'m| am) (?:now |currently |still |officially )*(${Object.keys(JOB_STATUS).join("|")})\\b`, "u"), read: (m) => set("job", JOB_STATUS[m[1]!]) },
   { re: /\bI(?:'ve| have)? (?:just |finally |recently )*(?:went|gone) (freelance|self-employed)\b/u, read: (m) => set("job", JOB_STATUS[m[1]!]) },
   // "I'm retired", "I retired last spring", "I've finally retired": the job's value, as "my mom retired" is hers.
   { re: /\bI(?:'m| am|'ve| have)? (?:now |finally |officially |just |recently )*(?:been )?retired\b(?! from)/u, read: () => set("job", "retired") },
@@ -168,8 +171,6 @@ const GENERIC_COUNTED = new Set(["ones", "times", "of", "more", "or", "and", "da
 const PLAN = /\b(going to|gonna|will|plan(?:ning)? to|(?:I'm|I am|we're|we are) (?:thinking|considering) (?:of|about)|hope to|want to|might|probably|next (?:week|month|year|spring|summer|autumn|fall|winter))\b|'ll\b/i;
 const TRAILING = /\b(now|so far|these days|right now|again|currently|anymore|lately|recently|too|instead)\b.*$/i;
 
-/** The job a status says: working for oneself is "freelance" however it is said; no work is "unemployed". */
-const JOB_STATUS: Record<string, string> = { freelancing: "freelance", freelance: "freelance", "self-employed": "self-employed", unemployed: "unemployed", "out of work": "unemployed", "between jobs": "unemployed" };
 
 /** A role's head word is a person's: "head pastry chef", "team lead" — not "happy" or "busy" ("it made me happy"). */
 const ROLE_HEAD = /(?:er|or|ist|ian|ant|ent|chef|nurse|cook|lead|head|principal|clerk|officer|captain|coach|intern|apprentice|owner|director|associate|analyst|architect|pilot|chief|partner|editor|engineer|assistant)$/;

@@ -230,7 +230,8 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
   const slot = frame?.stateSlot ?? null;
   const slotWords = slot ? stemmedTerms(slot.evidence) : null;
   const statesSlot = (u: MemoryUnit) => slot !== null && (u.context.states ?? []).some((s) => !s.ends && slot.slots.some((asked) => slotAnswers(asked, s.slot)));
-  const stemsOf = depth.map((u) => (slotWords && statesSlot(u) ? new Set([...unitStems(u), ...slotWords]) : unitStems(u)));
+  const withSlotWords = (u: MemoryUnit, stems: ReadonlySet<string>) => (slotWords && statesSlot(u) ? new Set([...stems, ...slotWords]) : stems);
+  const stemsOf = depth.map((u) => withSlotWords(u, unitStems(u)));
   const missing = keyed.filter((k) => !stemsOf.some((s) => holds(s, k))).map((k) => k.word);
   let bestShare = 0;
   let closest: MemoryUnit | null = null;
@@ -239,10 +240,7 @@ export function evidenceFeatures(query: string, frame: RecallFrame | null, pool:
     if (share > bestShare) [bestShare, closest] = [share, pool[i]!];
   }
   // What each unit's speaker says of themselves, read once per unit and only where a test asks.
-  const own = memoize((i: number) => {
-    const said = selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null);
-    return slotWords && statesSlot(depth[i]!) ? new Set([...said, ...slotWords]) : said;
-  });
+  const own = memoize((i: number) => withSlotWords(depth[i]!, selfStatementStems(depth[i]!, depth[i]!.source?.[0]?.speaker?.toLowerCase() ?? null)));
   // A named person must say of themselves as much of the need as anyone says of themselves in the best candidates:
   // "What instrument is John learning?" is not met by John asking Tim "What instrument are you playing?", and
   // "…is Tim learning?" is met by Tim's "I'm learning to play the violin" although John's question holds more words.

@@ -9,19 +9,6 @@ import type { ContentCandidate } from "./content-recall.js";
 const RIVAL_WINDOW = 10;
 
 /**
- * A question about what holds now, when no rule read a state from the words
- * ("four months in with the iPhone", "the Spanish group's still on
- * Wednesdays", "58 minutes on the reservoir loop"): the statements that
- * answer it as well as one another are rivals, and the newest of them is the
- * one that holds. Rivals are candidates near the head that both channels
- * rank among their first `depth` — the same words and the same meaning as
- * the query — that state rather than ask, and that the frame's subject said
- * (context-valid) when any rival is. The newest takes the best rival's place;
- * the others move down one, so the list keeps its members: a reordering, not
- * a bonus (a bonus by recency pushed other evidence out of the top K:
- * docs/experiments.md › Sequences).
- */
-/**
  * A turn that ends in a question but tells something first ("I've had this
  * Fairphone for nearly three years, is it worth replacing the battery?", "I've
  * got a secondhand iPhone 13 now. How do I move my chats?") states a value as
@@ -34,6 +21,19 @@ function onlyAsks(unit: MemoryUnit): boolean {
   return !sentences.slice(0, -1).some((s) => s.split(/\s+/).length >= 4) && !/,\s*(?:is|are|do|does|should|can|could|would|will)\s+\S+[^,]*\?\s*$/i.test(unit.content);
 }
 
+/**
+ * A question about what holds now, when no rule read a state from the words
+ * ("four months in with the iPhone", "the Spanish group's still on
+ * Wednesdays", "58 minutes on the reservoir loop"): the statements that
+ * answer it as well as one another are rivals, and the newest of them is the
+ * one that holds. Rivals are candidates near the head that both channels
+ * rank among their first `depth` — the same words and the same meaning as
+ * the query — that state rather than ask, and that the frame's subject said
+ * (context-valid) when any rival is. The newest takes the best rival's place;
+ * the others move down one, so the list keeps its members: a reordering, not
+ * a bonus (a bonus by recency pushed other evidence out of the top K:
+ * docs/experiments.md › Sequences).
+ */
 export function newestRivalFirst(
   ordered: ContentCandidate[],
   frame: RecallFrame | null,
