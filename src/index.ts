@@ -50,6 +50,7 @@ export { contentRecall, DEFAULT_FUSION, type ContentCandidate, type FusionWeight
 export { openSqliteStore, isSqliteMemoryStore, type SqliteMemoryStore, type BuildDenseIndexesOptions } from "./store/sqlite/sqlite-store.js";
 export type { SqliteDenseIndexReport } from "./store/sqlite/dense-index-report.js";
 export { openPostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.js";
+export type { DenseIndexBuildOptions, DenseIndexReport } from "./store/postgres/dense-index-report.js";
 export { openStore, isPostgresUrl } from "./store/open-store.js";
 export { createUseLiteEmbedder, type UseLiteEmbedderOptions } from "./providers/use-lite/use-lite-embedder.js";
 export type { UseLiteRuntime } from "./providers/use-lite/use-lite-chunk-runner.js";

@@ -98,6 +98,8 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
       assert.ok(first.unitsWritten > 0);
       assert.equal(first.bulkDenseIndex.action, "created");
       assert.equal(first.bulkDenseIndex.vectors, first.unitsWritten, "a fresh schema: its vectors are the ones just written");
+      const server = (await c.query<{ mb: string }>("SELECT (pg_size_bytes(current_setting('maintenance_work_mem')) / 1048576)::text AS mb")).rows[0]!.mb;
+      assert.equal(first.bulkDenseIndex.maintenanceWorkMem, `${server}MB`, "a few vectors need less than the server's setting: the build keeps it");
       const valid = await c.query<{ valid: boolean }>("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass('unit_vectors_hnsw')");
       assert.equal(valid.rows[0]?.valid, true, "the index is there and valid after the load");
       const rec = json(await ramem(["recall", "--store", bulkStore.toString(), "--namespace", "garden-club", "--k", "1", "--json", "Where did Ines buy the purple carrot seeds?"]));
@@ -114,6 +116,14 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
       const againJson = json(await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--json", "--quiet", GARDEN]));
       assert.equal(againJson.bulkDenseIndex, null);
       assert.equal(await oid(), before);
+
+      const sized = json(await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--force", "--maintenance-work-mem", "96MB", "--json", "--quiet", GARDEN]));
+      assert.equal(sized.bulkDenseIndex.action, "created", "--force rewrites every session: the index is dropped and built again");
+      assert.equal(sized.bulkDenseIndex.maintenanceWorkMem, "96MB");
+      const unsized = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--maintenance-work-mem", "96MB", "--quiet", GARDEN]);
+      assert.equal(unsized.code, 2, unsized.stderr);
+      assert.match(unsized.stderr, /--maintenance-work-mem sizes the index build of a bulk load/);
+      assert.match(unsized.stderr, /hint: add --bulk/);
 
       const sqlite = join(dir, "store.db");
       const refused = await ramem(["ingest", "--db", sqlite, "--embedder", "hash", "--bulk", "--quiet", GARDEN]);

@@ -205,3 +205,11 @@ test("a question asks with a verb's base form what a memory told in the past: \"
     },
   );
 });
+
+test("a compound's stop words are no key words: \"gin-to-vermouth\" asks for gin and vermouth, not for a \"to\"", async () => {
+  await withStore([["user", "I like my classic martini at a 3:1 ratio of gin and vermouth, with a dash of bitters."]], async (memory) => {
+    const r = await memory.recall("What is my preferred gin-to-vermouth ratio for a classic martini?", { namespace: "ns" });
+    assert.doesNotMatch(r.holdsEvidence.why, /"to"/, r.holdsEvidence.why);
+    assert.equal(r.holdsEvidence.likely, true, r.holdsEvidence.why);
+  });
+});

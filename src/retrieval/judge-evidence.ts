@@ -1,7 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import { isReliable } from "../model/recall-frame.js";
-import { lexicalTerms, escapeRegExp } from "../language/text.js";
+import { lexicalTerms, escapeRegExp, STOPWORDS } from "../language/text.js";
 import { stemmedTerms, stemmedTermsWithParts } from "../language/stemmed-terms.js";
 import { truncate } from "../formats/shared.js";
 import { escapeStoredText } from "../language/escape-stored-text.js";
@@ -148,9 +148,10 @@ export function queryKeyWords(query: string, frame: RecallFrame | null): KeyWord
   const peopleStems = new Set(people.flatMap((n) => [...stemmedTerms(n)]));
   // The word after "how" names the kind of answer ("how fast", "how far", "how expensive"), not its content.
   const askedKind = new Set([...query.toLowerCase().matchAll(/\bhow\s+([a-z]+)/g)].map((m) => m[1]!));
-  // A compound counts by its parts ("bike-related" by "bike", "30-gallon" by "gallon").
+  // A compound counts by its parts ("bike-related" by "bike", "30-gallon" by "gallon"), less the stop words among
+  // them: no memory need hold the "to" of "gin-to-vermouth".
   const words = [...new Set(lexicalTerms(frame?.need || query).flatMap((w) => w.split("-")))].filter(
-    (w) => w && !ASKING_WORDS.has(w) && !askedKind.has(w) && !/^\d+(st|nd|rd|th)?$/.test(w),
+    (w) => w && !STOPWORDS.has(w) && !ASKING_WORDS.has(w) && !askedKind.has(w) && !/^\d+(st|nd|rd|th)?$/.test(w),
   );
   const stemOf = (w: string) => [...stemmedTerms(w)][0] ?? w;
   return words

@@ -219,7 +219,11 @@ export async function ingestGenerated(
     }
   };
   let built: DenseIndexReport | null = null;
-  if (isPostgresMemoryStore(memory.store)) built = (await bulkLoad(memory.store, memory.embedder, writeAll, { maintenanceWorkMem: BULK_MAINTENANCE_WORK_MEM })).denseIndex;
+  // The build's memory is the store's own choice (what the graph needs, dense-index.ts), as for `ramem ingest --bulk`.
+  if (isPostgresMemoryStore(memory.store)) {
+    const onProgress = (blocks: number, total: number, phase: string) => total > 0 && options.onProgress?.(blocks, total, `${options.label}: HNSW index, ${phase}`, "blocks");
+    built = (await bulkLoad(memory.store, memory.embedder, writeAll, { onProgress })).denseIndex;
+  }
   else await writeAll();
   const seconds = (performance.now() - started) / 1000;
   const written = (await memory.store.stats()).units;
@@ -229,9 +233,6 @@ export async function ingestGenerated(
     ...(built ? { denseIndexBuildSeconds: round(built.seconds, 1), denseIndexAction: built.action } : {}),
   };
 }
-
-/** maintenance_work_mem for the bench's HNSW build: 100k 256-dim vectors build in memory (the server default here is 256MB). */
-const BULK_MAINTENANCE_WORK_MEM = "1GB";
 
 /** The real offline path (USE-lite embeddings) on the first turns of the corpus, into a throwaway SQLite file; the model loads before the clock starts. */
 async function ingestWithUseLite(corpus: ReturnType<typeof generateConversations>, useLite: NonNullable<ScaleOptions["useLite"]>, options: ScaleOptions) {

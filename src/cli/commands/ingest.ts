@@ -20,6 +20,7 @@ interface IngestOptions extends CommonOptions {
   quiet?: boolean;
   threads: number;
   bulk?: boolean;
+  maintenanceWorkMem?: string;
 }
 
 /**
@@ -59,6 +60,7 @@ export function ingestCommand(): Command {
         "PostgreSQL, for a load that is a large share of the schema: drop the HNSW index before the first change, write, build it once at the end (faster, a better graph; nothing changed: the index is left alone; " +
           "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; a second bulk load into the same schema meanwhile is refused, BULK_LOAD_BUSY)",
       )
+      .option("--maintenance-work-mem <size>", "with --bulk: PostgreSQL maintenance_work_mem for the index build, e.g. 3GB (default: what the graph needs, at least the server's setting, at most 4096MB)")
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>
     runAction(opts.json, async () => {
@@ -67,6 +69,12 @@ export function ingestCommand(): Command {
         ...(opts.namespace ? { namespace: opts.namespace } : {}),
       });
       // Refused before the store is opened: opening a SQLite path would create the file.
+      if (opts.maintenanceWorkMem !== undefined && !opts.bulk) {
+        throw new RamemError("BAD_OPTION", "--maintenance-work-mem sizes the index build of a bulk load", {
+          where: "--maintenance-work-mem",
+          hint: "add --bulk (PostgreSQL), or run `ramem reindex --maintenance-work-mem <size>` to build the index again",
+        });
+      }
       if (opts.bulk && !isPostgresUrl(resolveStoreLocation(opts))) {
         throw new RamemError("BAD_OPTION", "--bulk is for PostgreSQL stores (a postgres:// URL in --store or RAMEM_STORE)", {
           hint: "leave --bulk out: SQLite builds a namespace's dense index after the ingest anyway",
@@ -97,6 +105,9 @@ export function ingestCommand(): Command {
             progress.stop();
             if (dropped && !opts.quiet) cliErr("writes done; building the HNSW index in one go…\n");
             return written;
+          }, {
+            ...(opts.maintenanceWorkMem ? { maintenanceWorkMem: opts.maintenanceWorkMem } : {}),
+            onProgress: (done, total, phase) => total > 0 && progress.update(done, total, `HNSW index: ${phase}`, "blocks"),
           });
           result = loaded.result;
           bulkIndex = loaded.denseIndex;
@@ -141,5 +152,6 @@ export function ingestCommand(): Command {
 function describeBulkIndex(report: DenseIndexReport | null): string {
   if (report === null) return "nothing changed: the HNSW index was left as it was (not dropped, not rebuilt)";
   if (report.action === "none") return `no HNSW index built: ${report.note ?? "nothing to index"}`;
-  return `HNSW index ${report.action} over the schema's ${report.vectors} vectors in ${report.seconds.toFixed(1)} s, after the writes${report.note ? ` (${report.note})` : ""}`;
+  const memory = report.maintenanceWorkMem ? ` with maintenance_work_mem ${report.maintenanceWorkMem}` : "";
+  return `HNSW index ${report.action} over the schema's ${report.vectors} vectors in ${report.seconds.toFixed(1)} s${memory}, after the writes${report.note ? ` (${report.note})` : ""}`;
 }

@@ -26,7 +26,7 @@ export function reindexCommand(): Command {
       .description(
         "Build the dense (HNSW) indexes now, so no recall waits for one. PostgreSQL: the index again in one go, without blocking reads or writes (after a bulk load, or when inserts grew it). SQLite: the index of each namespace of 20,000 units or more, which the first search would otherwise build (minutes at 100k units); one already on disk is caught up and kept unless --rebuild.",
       )
-      .option("--maintenance-work-mem <size>", "PostgreSQL maintenance_work_mem for the build, e.g. 1GB (the build is much faster while the graph fits)")
+      .option("--maintenance-work-mem <size>", "PostgreSQL maintenance_work_mem for the build, e.g. 3GB (default: what the graph needs, at least the server's setting, at most 4096MB; the build is much faster while the graph fits)")
       .option("--rebuild", "SQLite: build every index again from the stored vectors, even one that is on disk and current")
       .option("--quiet", "no progress output"),
   ).action(async (opts: ReindexCliOptions) =>
@@ -56,7 +56,13 @@ export function reindexCommand(): Command {
           cliOut(opts.json ? `${JSON.stringify({ store: store.location, action: "none", note })}\n` : `${note}\n`);
           return;
         }
-        const report = await store.rebuildDenseIndex(opts.maintenanceWorkMem ? { maintenanceWorkMem: opts.maintenanceWorkMem } : {});
+        const progress = createProgress("blocks", { quiet: opts.quiet ?? false });
+        const report = await store
+          .rebuildDenseIndex({
+            ...(opts.maintenanceWorkMem ? { maintenanceWorkMem: opts.maintenanceWorkMem } : {}),
+            onProgress: (done, total, phase) => total > 0 && progress.update(done, total, `HNSW index: ${phase}`),
+          })
+          .finally(() => progress.stop());
         if (opts.json) {
           cliOut(`${JSON.stringify({ store: store.location, ...report })}\n`);
           return;
@@ -64,7 +70,7 @@ export function reindexCommand(): Command {
         cliOut(
           report.action === "none"
             ? `${report.note ?? "nothing to rebuild"}\n`
-            : `${report.action} the HNSW index over ${report.vectors} vectors in ${report.seconds.toFixed(1)} s (${store.location})\n`,
+            : `${report.action} the HNSW index over ${report.vectors} vectors in ${report.seconds.toFixed(1)} s with maintenance_work_mem ${report.maintenanceWorkMem} (${store.location})\n${report.note ? `note: ${report.note}\n` : ""}`,
         );
       } finally {
         await memory.close();

@@ -1,5 +1,5 @@
 import { RamemError } from "../../model/errors.js";
-import type { DenseIndexReport } from "./dense-index-report.js";
+import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 import type { PostgresMemoryStore } from "./postgres-store.js";
 
 /**
@@ -35,7 +35,7 @@ export async function bulkLoad<T>(
   store: PostgresMemoryStore,
   embedder: { id: string; dimensions: number },
   write: (beforeFirstWrite: () => Promise<void>) => Promise<T>,
-  options: { maintenanceWorkMem?: string } = {},
+  options: DenseIndexBuildOptions = {},
 ): Promise<{ result: T; denseIndex: DenseIndexReport | null }> {
   const release = await store.lockBulkLoad();
   try {
@@ -49,7 +49,7 @@ async function loadWithoutIndex<T>(
   store: PostgresMemoryStore,
   embedder: { id: string; dimensions: number },
   write: (beforeFirstWrite: () => Promise<void>) => Promise<T>,
-  options: { maintenanceWorkMem?: string },
+  options: DenseIndexBuildOptions,
 ): Promise<{ result: T; denseIndex: DenseIndexReport | null }> {
   await store.bindEmbedder(embedder.id, embedder.dimensions);
   let dropping: Promise<void> | null = null;

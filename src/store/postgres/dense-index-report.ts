@@ -5,5 +5,22 @@ export interface DenseIndexReport {
   /** Vectors in the table (every namespace of the schema). */
   vectors: number;
   seconds: number;
+  /** The maintenance_work_mem the build ran with ("2048MB"); absent when there was nothing to build. */
+  maintenanceWorkMem?: string;
   note?: string;
+}
+
+/** How a rebuild of the HNSW index runs. */
+export interface DenseIndexBuildOptions {
+  /** maintenance_work_mem for the build's session, e.g. "3GB" (default: what the graph needs; dense-index.ts › autoBuildMemory). */
+  maintenanceWorkMem?: string;
+  /**
+   * Called every `progressEveryMs` while the build runs, with its phase and
+   * the heap blocks read of all of them (PostgreSQL's
+   * pg_stat_progress_create_index; both 0 in the phases that wait for other
+   * transactions): a 1M-vector build runs for minutes.
+   */
+  onProgress?: (done: number, total: number, phase: string) => void;
+  /** Default 2,000 ms. */
+  progressEveryMs?: number;
 }

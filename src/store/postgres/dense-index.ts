@@ -1,8 +1,8 @@
 import type pg from "pg";
 import { performance } from "node:perf_hooks";
-import type { DenseIndexReport } from "./dense-index-report.js";
+import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 
-export type { DenseIndexReport } from "./dense-index-report.js";
+export type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 
 /** The HNSW index over every namespace's vectors (cosine), as the first bindEmbedder creates it. */
 export const HNSW_INDEX_NAME = "unit_vectors_hnsw";
@@ -19,10 +19,13 @@ export const HNSW_INDEX_DEFINITION = `${HNSW_INDEX_NAME} ON unit_vectors USING h
  * inserts (each a graph search and a rewrite of its neighbours' pages).
  *
  * Runs on one pooled client in autocommit (CONCURRENTLY cannot run in a
- * transaction); `maintenanceWorkMem` (e.g. "1GB") is set for this session
- * only: pgvector builds much faster while the graph fits in it.
+ * transaction). maintenance_work_mem is set for this session only: pgvector
+ * builds much faster while the graph fits in it. `maintenanceWorkMem` (e.g.
+ * "1GB") names it; without it the build asks for what the graph needs
+ * (buildMemoryMb), never less than the server's setting and never more than
+ * AUTO_BUILD_MEMORY_CAP_MB, and the report says when that cap is below the need.
  */
-export async function rebuildDenseIndex(pool: pg.Pool, options: { maintenanceWorkMem?: string } = {}): Promise<DenseIndexReport> {
+export async function rebuildDenseIndex(pool: pg.Pool, options: DenseIndexBuildOptions = {}): Promise<DenseIndexReport> {
   const started = performance.now();
   const client = await pool.connect();
   try {
@@ -32,26 +35,114 @@ export async function rebuildDenseIndex(pool: pg.Pool, options: { maintenanceWor
     );
     const found = rows[0]!;
     if (found.table === null) return { action: "none", vectors: 0, seconds: 0, note: "no vectors yet: the store has no embedder bound" };
-    if (options.maintenanceWorkMem) await client.query("SELECT set_config('maintenance_work_mem', $1, false)", [options.maintenanceWorkMem]);
+    const memory = options.maintenanceWorkMem ? { setting: options.maintenanceWorkMem, note: null } : await autoBuildMemory(client);
+    await client.query("SELECT set_config('maintenance_work_mem', $1, false)", [memory.setting]);
     // A serial build: on the scale bench's 100k vectors (a quarter of them
     // repeated texts) pgvector 0.8.0's parallel build (2 workers) gave a graph
     // with dense recall@100 0.76 at ef_search 400, a serial one 0.97 (README › Numbers).
     await client.query("SET max_parallel_maintenance_workers = 0");
+    const stopWatching = options.onProgress ? await watchBuild(pool, client, options.onProgress, options.progressEveryMs ?? PROGRESS_EVERY_MS) : () => {};
     let action: DenseIndexReport["action"];
-    if (found.valid === true) {
-      await client.query(`REINDEX INDEX CONCURRENTLY ${HNSW_INDEX_NAME}`);
-      action = "rebuilt";
-    } else {
-      if (found.valid === false) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${HNSW_INDEX_NAME}`);
-      await client.query(`CREATE INDEX CONCURRENTLY ${HNSW_INDEX_DEFINITION}`);
-      action = "created";
+    try {
+      if (found.valid === true) {
+        await client.query(`REINDEX INDEX CONCURRENTLY ${HNSW_INDEX_NAME}`);
+        action = "rebuilt";
+      } else {
+        if (found.valid === false) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${HNSW_INDEX_NAME}`);
+        await client.query(`CREATE INDEX CONCURRENTLY ${HNSW_INDEX_DEFINITION}`);
+        action = "created";
+      }
+    } finally {
+      stopWatching();
     }
     const count = await client.query<{ n: string }>("SELECT count(*)::text AS n FROM unit_vectors");
-    return { action, vectors: Number(count.rows[0]!.n), seconds: (performance.now() - started) / 1000 };
+    return {
+      action,
+      vectors: Number(count.rows[0]!.n),
+      seconds: (performance.now() - started) / 1000,
+      maintenanceWorkMem: memory.setting,
+      ...(memory.note ? { note: memory.note } : {}),
+    };
   } finally {
     // Settings were made for the session: the connection is closed rather than pooled with them.
     client.release(true);
   }
+}
+
+/**
+ * pgvector's build memory per vector beyond the 4·dims bytes of its values
+ * (m 16): the build of 100k 256-dim vectors noticed "hnsw graph no longer fits
+ * into maintenance_work_mem after 37186 tuples" at 64MB, 1,805 bytes each.
+ */
+const BUILD_OVERHEAD_BYTES_PER_VECTOR = 800;
+
+/**
+ * The most a build asks for on its own (a serial build takes memory as the
+ * graph grows, so this bounds what a large load can take from a small server):
+ * 1M vectors of 512 dimensions fit. Above it, `maintenanceWorkMem` decides.
+ */
+export const AUTO_BUILD_MEMORY_CAP_MB = 4096;
+
+/** The maintenance_work_mem, in MB, a serial HNSW build of `vectors` vectors of `dimensions` needs to keep its graph in memory (a tenth to spare). */
+export function buildMemoryMb(vectors: number, dimensions: number): number {
+  return Math.ceil((vectors * (4 * dimensions + BUILD_OVERHEAD_BYTES_PER_VECTOR) * 1.1) / 2 ** 20);
+}
+
+/**
+ * The build's maintenance_work_mem when none is given: what the table's
+ * vectors need, at least the server's own setting, at most the cap. Below the
+ * need, pgvector builds the rest of the graph on disk, 3.3× slower at 100k
+ * vectors (90 s at 64MB against 27 s in memory) and worse at 1M (1,537 s at
+ * 1GB, with 580k vectors in memory).
+ */
+async function autoBuildMemory(client: pg.PoolClient): Promise<{ setting: string; note: string | null }> {
+  const { rows } = await client.query<{ n: string; dims: number; server: string }>(
+    `SELECT (SELECT count(*) FROM unit_vectors)::text AS n,
+            (SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass('unit_vectors') AND attname = 'embedding') AS dims,
+            pg_size_bytes(current_setting('maintenance_work_mem'))::text AS server`,
+  );
+  const need = buildMemoryMb(Number(rows[0]!.n), Math.max(1, rows[0]!.dims));
+  const serverMb = Math.floor(Number(rows[0]!.server) / 2 ** 20);
+  const mb = Math.max(serverMb, Math.min(need, AUTO_BUILD_MEMORY_CAP_MB));
+  const note =
+    need > mb
+      ? `the graph needs about ${need}MB of maintenance_work_mem and the build took ${mb}MB, so part of it is built on disk (slower): pass maintenanceWorkMem (ramem reindex --maintenance-work-mem ${need}MB) where the server has the memory`
+      : null;
+  return { setting: `${mb}MB`, note };
+}
+
+/** How often a build's progress is read, unless the caller says. */
+const PROGRESS_EVERY_MS = 2_000;
+
+/**
+ * Reads the build's row of pg_stat_progress_create_index every `everyMs` on
+ * another pooled connection and reports its phase and heap blocks read
+ * (pgvector 0.8 leaves tuples_total at 0 while it loads). Advisory: a failed
+ * read is skipped, and a read is never started while one is running.
+ * Returns the function that stops it.
+ */
+async function watchBuild(pool: pg.Pool, client: pg.PoolClient, onProgress: NonNullable<DenseIndexBuildOptions["onProgress"]>, everyMs: number): Promise<() => void> {
+  const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+  const pid = rows[0]!.pid;
+  let reading = false;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (reading) return;
+    reading = true;
+    pool
+      .query<{ phase: string; done: string; total: string }>("SELECT phase, blocks_done::text AS done, blocks_total::text AS total FROM pg_stat_progress_create_index WHERE pid = $1", [pid])
+      .then(({ rows: [row] }) => {
+        // A read that waited for a pooled connection may come back after the build: not reported then.
+        if (row && !stopped) onProgress(Number(row.done), Number(row.total), row.phase);
+      })
+      .catch(() => {})
+      .finally(() => (reading = false));
+  }, everyMs);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
 
 /** True when the HNSW index is there and valid (not dropped, not left invalid by an interrupted build). */

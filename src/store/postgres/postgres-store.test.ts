@@ -338,8 +338,23 @@ describeWithPostgres("postgres store", (url) => {
       const created = await store.rebuildDenseIndex({ maintenanceWorkMem: "64MB" });
       assert.equal(created.action, "created");
       assert.equal(created.vectors, 40);
+      assert.equal(created.maintenanceWorkMem, "64MB");
       assert.equal(await index(), true);
-      assert.equal((await store.rebuildDenseIndex()).action, "rebuilt");
+      // No size given: 40 vectors need less than the server's setting, which the build then keeps.
+      const server = (await raw.query<{ mb: string }>("SELECT (pg_size_bytes(current_setting('maintenance_work_mem')) / 1048576)::text AS mb")).rows[0]!.mb;
+      const rebuilt = await store.rebuildDenseIndex();
+      assert.equal(rebuilt.action, "rebuilt");
+      assert.equal(rebuilt.maintenanceWorkMem, `${server}MB`);
+      assert.equal(rebuilt.note, undefined);
+      // A writer's open transaction holds the concurrent build in a waiting phase: the progress reads report it.
+      await raw.query("BEGIN");
+      await raw.query("UPDATE unit_vectors SET embedding = embedding WHERE unit_id = $1", [records[0]!.unit.id]);
+      const phases: string[] = [];
+      const watched = store.rebuildDenseIndex({ progressEveryMs: 20, onProgress: (_done, _total, phase) => phases.push(phase) });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await raw.query("COMMIT");
+      assert.equal((await watched).action, "rebuilt");
+      assert.ok(phases.some((p) => /waiting/.test(p)), phases.join("; "));
       assert.equal(await index(), true);
       assert.equal((await store.searchDense("ns-a", q, 10)).length, 10);
     } finally {

@@ -34,7 +34,7 @@ import { UNIT_COLUMNS, UNITS_WITH_SESSION } from "../unit-row.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, createSessionClient, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete } from "./dense-search.js";
 import { dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
-import type { DenseIndexReport } from "./dense-index-report.js";
+import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 import { SessionListCache } from "./session-list-cache.js";
 import type { DenseSearchInfo } from "./dense-search-info.js";
 import type { LexicalChannel } from "./lexical/lexical-channel.js";
@@ -85,7 +85,7 @@ export interface PostgresMemoryStore extends MemoryStore {
    * without blocking reads or writes: a better graph than the one inserts grew,
    * and the end of a bulk load. `maintenanceWorkMem` for the build's session.
    */
-  rebuildDenseIndex(options?: { maintenanceWorkMem?: string }): Promise<DenseIndexReport>;
+  rebuildDenseIndex(options?: DenseIndexBuildOptions): Promise<DenseIndexReport>;
   /**
    * Drops the HNSW index before a bulk load; dense searches are exact scans
    * until rebuildDenseIndex. False when there is none — also on a store not
@@ -224,7 +224,7 @@ class PostgresStore implements PostgresMemoryStore {
     });
   }
 
-  async rebuildDenseIndex(options: { maintenanceWorkMem?: string } = {}): Promise<DenseIndexReport> {
+  async rebuildDenseIndex(options: DenseIndexBuildOptions = {}): Promise<DenseIndexReport> {
     this.assertOpen();
     const bound = await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err)));
     if (bound && bound.dimensions > HNSW_MAX_DIMS) {
