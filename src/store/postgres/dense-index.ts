@@ -4,9 +4,13 @@ import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-rep
 
 export type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 
-/** The HNSW index over every namespace's vectors (cosine), as the first bindEmbedder creates it. */
+/**
+ * The HNSW index over every namespace's vectors (cosine), as the first
+ * bindEmbedder creates it: the first row of each vector value only (schema
+ * 11: copies of one vector sink the graph; a search adds them back).
+ */
 export const HNSW_INDEX_NAME = "unit_vectors_hnsw";
-export const HNSW_INDEX_DEFINITION = `${HNSW_INDEX_NAME} ON unit_vectors USING hnsw (embedding vector_cosine_ops)`;
+export const HNSW_INDEX_DEFINITION = `${HNSW_INDEX_NAME} ON unit_vectors USING hnsw (embedding vector_cosine_ops) WHERE NOT repeats`;
 
 /**
  * Builds the HNSW index in one go, without blocking the store: `REINDEX

@@ -41,8 +41,10 @@ const EXACT_SQL = `
  * through the (namespace, unit_id) key only up to $4 (one past the larger of
  * the exact threshold $5 and k), which is all the choice needs; each branch
  * sits under a one-time filter on it, so only one of them runs. The HNSW
- * branch is the shape pgvector's index answers (ORDER BY distance LIMIT);
- * relaxed_order iterative scans may return rows slightly out of order, so the
+ * branch is the shape pgvector's index answers (ORDER BY distance LIMIT),
+ * over the first row of each vector value (schema 11: copies of one vector
+ * sink the graph); each value found brings its copies through the value
+ * index, which tie with it, and the best k of them all are kept. relaxed_order iterative scans may return rows slightly out of order, so the
  * outer query sorts again. The LEFT JOIN keeps the size when nothing is found.
  * Before, the count (over the namespace's sessions), BEGIN, the settings, the
  * search and COMMIT were five round trips: 2.7 of a 16.4 ms search at 100k.
@@ -52,11 +54,16 @@ const SEARCH_SQL = `
   exact AS MATERIALIZED (
     SELECT unit_id, embedding <=> $2::vector AS dist FROM unit_vectors WHERE namespace = $1 AND (SELECT n FROM size) <= $5
   ),
+  firsts AS MATERIALIZED (
+    SELECT unit_id, embedding, embedding <=> $2::vector AS dist FROM unit_vectors
+    WHERE namespace = $1 AND NOT repeats AND (SELECT n FROM size) > $5 ORDER BY embedding <=> $2::vector LIMIT $3
+  ),
   found AS (
     (SELECT unit_id AS id, dist FROM exact ORDER BY dist, unit_id COLLATE "C" LIMIT $3)
     UNION ALL
-    (SELECT unit_id AS id, embedding <=> $2::vector AS dist FROM unit_vectors
-     WHERE namespace = $1 AND (SELECT n FROM size) > $5 ORDER BY embedding <=> $2::vector LIMIT $3)
+    (SELECT v.unit_id AS id, f.dist FROM firsts f
+     JOIN unit_vectors v ON v.namespace = $1 AND md5(v.embedding::text)::uuid = md5(f.embedding::text)::uuid AND v.embedding = f.embedding
+     ORDER BY f.dist, v.unit_id COLLATE "C" LIMIT $3)
   )
   SELECT s.n, f.id, f.dist FROM size s LEFT JOIN found f ON true ORDER BY f.dist, f.id COLLATE "C"`;
 

@@ -45,6 +45,13 @@ const BACK_TO_SCHEMA_6 = `${BACK_TO_SCHEMA_7} DROP TRIGGER units_rows_delete ON 
   ALTER TABLE unit_vectors ADD CONSTRAINT unit_vectors_namespace_unit_id_fkey FOREIGN KEY (namespace, unit_id) REFERENCES units (namespace, id) ON DELETE CASCADE;
   UPDATE meta SET value = '6' WHERE key = 'schema_version'`;
 
+/** Undoes migration 11: every vector in the HNSW graph, no repeats column, value index or triggers. */
+const BACK_TO_SCHEMA_10 = `DROP TRIGGER unit_vectors_repeats ON unit_vectors; DROP TRIGGER unit_vectors_firsts ON unit_vectors; DROP TRIGGER unit_vectors_unchanged ON unit_vectors;
+  DROP FUNCTION ramem_vector_repeats(); DROP FUNCTION ramem_vector_firsts(); DROP FUNCTION ramem_vector_unchanged();
+  DROP INDEX unit_vectors_ns_value; DROP INDEX unit_vectors_hnsw; ALTER TABLE unit_vectors DROP COLUMN repeats;
+  CREATE INDEX unit_vectors_hnsw ON unit_vectors USING hnsw (embedding vector_cosine_ops);
+  UPDATE meta SET value = '10' WHERE key = 'schema_version'`;
+
 describeWithPostgres("postgres store migrations", (url) => {
   /** A schema holding one session written by this ramem (then `fill`), its store closed, and a client on it to turn it into an older schema. */
   async function writtenAndClosed<T>(records: (s: Session) => UnitRecord[], fill: (store: MemoryStore) => Promise<T>) {
@@ -64,6 +71,41 @@ describeWithPostgres("postgres store migrations", (url) => {
       await store.close();
     }
   }
+
+  it("migrates a schema-10 store: each vector value's first row alone in the HNSW graph, its copies found through it, and kept so by later writes", async () => {
+    // Units 0, 2, 4 share one vector, 1 and 3 another; 5 is alone.
+    const records = (s: Session) => Array.from({ length: 6 }, (_, i) => makeRecord(s, i, { embedding: seededVector(i === 5 ? "alone" : i % 2 ? "odd" : "even") }));
+    const { schema, raw, s } = await writtenAndClosed(records, async () => undefined);
+    try {
+      await raw.query(BACK_TO_SCHEMA_10);
+      const again = await openPostgresStore(url, { schema, dropSchemaOnClose: true, maxConnections: 2, exactSearchMaxUnits: 0, forceHnswIndex: true });
+      try {
+        const firsts = async () => (await raw.query<{ unit_id: string }>("SELECT unit_id FROM unit_vectors WHERE NOT repeats ORDER BY unit_id COLLATE \"C\"")).rows.map((r) => r.unit_id);
+        const ids = records(s).map((r) => r.unit.id);
+        assert.deepEqual(await firsts(), [ids[0], ids[1], ids[5]].sort());
+        const def = await raw.query<{ def: string }>("SELECT pg_get_indexdef('unit_vectors_hnsw'::regclass) AS def");
+        assert.match(def.rows[0]!.def, /WHERE \(NOT repeats\)/);
+        const seen: string[] = [];
+        const watched = await openPostgresStore(url, { schema, maxConnections: 1, exactSearchMaxUnits: 0, forceHnswIndex: true, onDenseSearch: (i) => seen.push(i.path) });
+        try {
+          const hits = await watched.searchDense("ns-a", seededVector("even"), 4);
+          assert.deepEqual(seen, ["hnsw"]);
+          assert.deepEqual(hits.slice(0, 3).map((h) => h.id).sort(), [ids[0], ids[2], ids[4]].sort(), "the copies of the value found come with it");
+          assert.ok(hits.slice(0, 3).every((h) => Math.abs(h.score - 1) < 1e-6));
+        } finally {
+          await watched.close();
+        }
+        // The first row of a value goes: the next copy takes its place; a new copy is a repeat.
+        assert.equal(await again.deleteUnit("ns-a", ids[0]!), true);
+        assert.deepEqual(await firsts(), [ids[1], ids[2], ids[5]].sort());
+        await assert.rejects(raw.query("UPDATE unit_vectors SET embedding = embedding"), /never updated/);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await raw.end();
+    }
+  });
 
   it("migrates a schema-7 store: each term's maxima from its postings, the postings' key covering them, a namespace version", async () => {
     const records = (s: Session) => Array.from({ length: 6 }, (_, i) => makeRecord(s, i, { content: `tide ${"harbour ".repeat(i % 3)}lantern ${"x".repeat(i + 1)}`, cue: i % 2 ? "harbour harbour" : "" }));

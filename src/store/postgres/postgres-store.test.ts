@@ -229,7 +229,7 @@ describeWithPostgres("postgres store", (url) => {
         // The problem being guarded against: a plain filtered HNSW scan (no iterative scan).
         await raw.query("BEGIN");
         await raw.query("SET LOCAL hnsw.iterative_scan = off; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off");
-        const plain = await raw.query("SELECT unit_id FROM unit_vectors WHERE namespace = 'target' ORDER BY embedding <=> $1::vector LIMIT 10", [
+        const plain = await raw.query("SELECT unit_id FROM unit_vectors WHERE namespace = 'target' AND NOT repeats ORDER BY embedding <=> $1::vector LIMIT 10", [
           `[${Array.from(query).join(",")}]`,
         ]);
         await raw.query("COMMIT");
@@ -348,7 +348,7 @@ describeWithPostgres("postgres store", (url) => {
       assert.equal(rebuilt.note, undefined);
       // A writer's open transaction holds the concurrent build in a waiting phase: the progress reads report it.
       await raw.query("BEGIN");
-      await raw.query("UPDATE unit_vectors SET embedding = embedding WHERE unit_id = $1", [records[0]!.unit.id]);
+      await raw.query("UPDATE unit_vectors SET repeats = repeats WHERE unit_id = $1", [records[0]!.unit.id]);
       const phases: string[] = [];
       const watched = store.rebuildDenseIndex({ progressEveryMs: 20, onProgress: (_done, _total, phase) => phases.push(phase) });
       await new Promise((resolve) => setTimeout(resolve, 400));

@@ -184,7 +184,9 @@ export class PostgresWriter {
         );
         await c.query("DELETE FROM unit_terms WHERE namespace = $1 AND unit_id = $2", [namespace, u.id]);
         await c.query(postingsInsert("units", "u.namespace = $1 AND u.id = $2"), [namespace, u.id]);
-        await c.query("UPDATE unit_vectors SET embedding = $3::vector WHERE namespace = $1 AND unit_id = $2", [namespace, u.id, toSql(Array.from(embedding))]);
+        // Deleted and inserted, never updated: the vector table's triggers keep one first row per value (schema 11).
+        await c.query("DELETE FROM unit_vectors WHERE namespace = $1 AND unit_id = $2", [namespace, u.id]);
+        await c.query("INSERT INTO unit_vectors (namespace, unit_id, embedding) VALUES ($1, $2, $3::vector)", [namespace, u.id, toSql(Array.from(embedding))]);
         if (t.event) events.push({ unitId: u.id, event: "updated", text: u.content, previous: row.content });
       }
       await c.query("UPDATE sessions SET content_hash = $3 WHERE namespace = $1 AND id = $2", [namespace, sessionId, contentHash]);
