@@ -117,13 +117,21 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
       assert.equal(againJson.bulkDenseIndex, null);
       assert.equal(await oid(), before);
 
-      const sized = json(await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--force", "--maintenance-work-mem", "96MB", "--json", "--quiet", GARDEN]));
+      assert.equal(first.bulkDenseIndex.parallelWorkers, 0, "serial by default");
+      const sized = json(await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--force", "--maintenance-work-mem", "96MB", "--parallel-workers", "1", "--json", "--quiet", GARDEN]));
       assert.equal(sized.bulkDenseIndex.action, "created", "--force rewrites every session: the index is dropped and built again");
       assert.equal(sized.bulkDenseIndex.maintenanceWorkMem, "96MB");
+      assert.equal(sized.bulkDenseIndex.parallelWorkers, 1);
       const unsized = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--maintenance-work-mem", "96MB", "--quiet", GARDEN]);
       assert.equal(unsized.code, 2, unsized.stderr);
-      assert.match(unsized.stderr, /--maintenance-work-mem sizes the index build of a bulk load/);
+      assert.match(unsized.stderr, /--maintenance-work-mem sets up the index build of a bulk load/);
       assert.match(unsized.stderr, /hint: add --bulk/);
+      const serial = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--parallel-workers", "1", "--quiet", GARDEN]);
+      assert.equal(serial.code, 2, serial.stderr);
+      assert.match(serial.stderr, /--parallel-workers sets up the index build of a bulk load/);
+      const negative = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--parallel-workers", "-1", "--quiet", GARDEN]);
+      assert.equal(negative.code, 2, negative.stderr);
+      assert.match(negative.stderr, /--parallel-workers must be a whole number from 0 to 1024/);
 
       const sqlite = join(dir, "store.db");
       const refused = await ramem(["ingest", "--db", sqlite, "--embedder", "hash", "--bulk", "--quiet", GARDEN]);

@@ -66,6 +66,15 @@ export function parsePositiveInt(name: string) {
   };
 }
 
+/** A whole number from 0 to `max` (commander reports a bad one as a usage error naming the option). */
+export function parseWholeNumber(name: string, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || n > max) throw new InvalidArgumentError(`${name} must be a whole number from 0 to ${max}, got "${value}".`);
+    return n;
+  };
+}
+
 /** Runs a command body; user errors print where/what/hint and exit 2, bugs exit 1. */
 export async function runAction(json: boolean | undefined, body: () => Promise<void>): Promise<void> {
   try {

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Command, Option } from "commander";
-import { addStoreOptions, openFromOptions, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, openFromOptions, parseWholeNumber, parsePositiveInt, runAction, type CommonOptions } from "../shared.js";
 import { createProgress } from "../progress.js";
 import { isSqliteMemoryStore } from "../../store/sqlite/sqlite-store.js";
 import { isPostgresMemoryStore } from "../../store/postgres/postgres-store.js";
@@ -21,6 +21,7 @@ interface IngestOptions extends CommonOptions {
   threads: number;
   bulk?: boolean;
   maintenanceWorkMem?: string;
+  parallelWorkers?: number;
 }
 
 /**
@@ -61,6 +62,7 @@ export function ingestCommand(): Command {
           "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; a second bulk load into the same schema meanwhile is refused, BULK_LOAD_BUSY)",
       )
       .option("--maintenance-work-mem <size>", "with --bulk: PostgreSQL maintenance_work_mem for the index build, e.g. 3GB (default: what the graph needs, at least the server's setting, at most 4096MB)")
+      .option("--parallel-workers <n>", "with --bulk: PostgreSQL processes that build the index beside the one running the statement (default 0, serial: see ramem reindex --help)", parseWholeNumber("--parallel-workers", 1024))
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>
     runAction(opts.json, async () => {
@@ -69,10 +71,11 @@ export function ingestCommand(): Command {
         ...(opts.namespace ? { namespace: opts.namespace } : {}),
       });
       // Refused before the store is opened: opening a SQLite path would create the file.
-      if (opts.maintenanceWorkMem !== undefined && !opts.bulk) {
-        throw new RamemError("BAD_OPTION", "--maintenance-work-mem sizes the index build of a bulk load", {
-          where: "--maintenance-work-mem",
-          hint: "add --bulk (PostgreSQL), or run `ramem reindex --maintenance-work-mem <size>` to build the index again",
+      for (const [set, flag] of [[opts.maintenanceWorkMem, "--maintenance-work-mem"], [opts.parallelWorkers, "--parallel-workers"]] as const) {
+        if (set === undefined || opts.bulk) continue;
+        throw new RamemError("BAD_OPTION", `${flag} sets up the index build of a bulk load`, {
+          where: flag,
+          hint: `add --bulk (PostgreSQL), or run \`ramem reindex ${flag} <value>\` to build the index again`,
         });
       }
       if (opts.bulk && !isPostgresUrl(resolveStoreLocation(opts))) {
@@ -107,6 +110,7 @@ export function ingestCommand(): Command {
             return written;
           }, {
             ...(opts.maintenanceWorkMem ? { maintenanceWorkMem: opts.maintenanceWorkMem } : {}),
+            ...(opts.parallelWorkers !== undefined ? { parallelWorkers: opts.parallelWorkers } : {}),
             onProgress: (done, total, phase) => total > 0 && progress.update(done, total, `HNSW index: ${phase}`, "blocks"),
           });
           result = loaded.result;

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { addStoreOptions, openFromOptions, runAction, type CommonOptions } from "../shared.js";
+import { addStoreOptions, openFromOptions, parseWholeNumber, runAction, type CommonOptions } from "../shared.js";
 import { isPostgresMemoryStore } from "../../store/postgres/postgres-store.js";
 import { isSqliteMemoryStore } from "../../store/sqlite/sqlite-store.js";
 import { createProgress } from "../progress.js";
@@ -7,6 +7,7 @@ import { cliOut } from "../io.js";
 
 interface ReindexCliOptions extends CommonOptions {
   maintenanceWorkMem?: string;
+  parallelWorkers?: number;
   rebuild?: boolean;
   quiet?: boolean;
 }
@@ -27,6 +28,7 @@ export function reindexCommand(): Command {
         "Build the dense (HNSW) indexes now, so no recall waits for one. PostgreSQL: the index again in one go, without blocking reads or writes (after a bulk load, or when inserts grew it). SQLite: the index of each namespace of 20,000 units or more, which the first search would otherwise build (minutes at 100k units); one already on disk is caught up and kept unless --rebuild.",
       )
       .option("--maintenance-work-mem <size>", "PostgreSQL maintenance_work_mem for the build, e.g. 3GB (default: what the graph needs, at least the server's setting, at most 4096MB; the build is much faster while the graph fits)")
+      .option("--parallel-workers <n>", "PostgreSQL: processes that build beside the one running the statement (max_parallel_maintenance_workers; default 0, serial: the parallel build is faster and its graph finds fewer of the exact neighbours)", parseWholeNumber("--parallel-workers", 1024))
       .option("--rebuild", "SQLite: build every index again from the stored vectors, even one that is on disk and current")
       .option("--quiet", "no progress output"),
   ).action(async (opts: ReindexCliOptions) =>
@@ -60,6 +62,7 @@ export function reindexCommand(): Command {
         const report = await store
           .rebuildDenseIndex({
             ...(opts.maintenanceWorkMem ? { maintenanceWorkMem: opts.maintenanceWorkMem } : {}),
+            ...(opts.parallelWorkers !== undefined ? { parallelWorkers: opts.parallelWorkers } : {}),
             onProgress: (done, total, phase) => total > 0 && progress.update(done, total, `HNSW index: ${phase}`),
           })
           .finally(() => progress.stop());
@@ -70,7 +73,7 @@ export function reindexCommand(): Command {
         cliOut(
           report.action === "none"
             ? `${report.note ?? "nothing to rebuild"}\n`
-            : `${report.action} the HNSW index over ${report.vectors} vectors in ${report.seconds.toFixed(1)} s with maintenance_work_mem ${report.maintenanceWorkMem} (${store.location})\n${report.note ? `note: ${report.note}\n` : ""}`,
+            : `${report.action} the HNSW index over ${report.vectors} vectors in ${report.seconds.toFixed(1)} s with maintenance_work_mem ${report.maintenanceWorkMem}${report.parallelWorkers ? ` and ${report.parallelWorkers} parallel worker(s)` : ""} (${store.location})\n${report.note ? `note: ${report.note}\n` : ""}`,
         );
       } finally {
         await memory.close();

@@ -7,6 +7,8 @@ export interface DenseIndexReport {
   seconds: number;
   /** The maintenance_work_mem the build ran with ("2048MB"); absent when there was nothing to build. */
   maintenanceWorkMem?: string;
+  /** The max_parallel_maintenance_workers it ran with (0: serial; the server may start fewer); absent when there was nothing to build. */
+  parallelWorkers?: number;
   note?: string;
 }
 
@@ -14,6 +16,12 @@ export interface DenseIndexReport {
 export interface DenseIndexBuildOptions {
   /** maintenance_work_mem for the build's session, e.g. "3GB" (default: what the graph needs; dense-index.ts › autoBuildMemory). */
   maintenanceWorkMem?: string;
+  /**
+   * max_parallel_maintenance_workers for the build's session: processes that
+   * build beside the one running the statement (0: a serial build). Default:
+   * PARALLEL_WORKERS_DEFAULT.
+   */
+  parallelWorkers?: number;
   /**
    * Called every `progressEveryMs` while the build runs, with its phase and
    * the heap blocks read of all of them (PostgreSQL's

@@ -41,10 +41,8 @@ export async function rebuildDenseIndex(pool: pg.Pool, options: DenseIndexBuildO
     if (found.table === null) return { action: "none", vectors: 0, seconds: 0, note: "no vectors yet: the store has no embedder bound" };
     const memory = options.maintenanceWorkMem ? { setting: options.maintenanceWorkMem, note: null } : await autoBuildMemory(client);
     await client.query("SELECT set_config('maintenance_work_mem', $1, false)", [memory.setting]);
-    // A serial build: on the scale bench's 100k vectors (a quarter of them
-    // repeated texts) pgvector 0.8.0's parallel build (2 workers) gave a graph
-    // with dense recall@100 0.76 at ef_search 400, a serial one 0.97 (README › Numbers).
-    await client.query("SET max_parallel_maintenance_workers = 0");
+    const workers = options.parallelWorkers ?? PARALLEL_WORKERS_DEFAULT;
+    await client.query("SELECT set_config('max_parallel_maintenance_workers', $1, false)", [String(workers)]);
     const stopWatching = options.onProgress ? await watchBuild(pool, client, options.onProgress, options.progressEveryMs ?? PROGRESS_EVERY_MS) : () => {};
     let action: DenseIndexReport["action"];
     try {
@@ -65,6 +63,7 @@ export async function rebuildDenseIndex(pool: pg.Pool, options: DenseIndexBuildO
       vectors: Number(count.rows[0]!.n),
       seconds: (performance.now() - started) / 1000,
       maintenanceWorkMem: memory.setting,
+      parallelWorkers: workers,
       ...(memory.note ? { note: memory.note } : {}),
     };
   } finally {
@@ -72,6 +71,16 @@ export async function rebuildDenseIndex(pool: pg.Pool, options: DenseIndexBuildO
     client.release(true);
   }
 }
+
+/**
+ * A serial build by default: pgvector 0.8.0's parallel build gives a worse
+ * graph. On the scale bench's 100k vectors with every copy of a vector in the
+ * graph (before schema 11): dense recall@100 0.76 with 2 workers, 0.97 serial.
+ * With copies left out (schema 11), builds of one store, load 0.4–1.8: serial
+ * 0.947, 0.967, 0.947 (26–32 s); 1 worker 0.878, 0.923 (15–16 s); 2 workers
+ * 0.844 (18 s). `parallelWorkers` trades that recall for the build's time.
+ */
+export const PARALLEL_WORKERS_DEFAULT = 0;
 
 /**
  * pgvector's build memory per vector beyond the 4·dims bytes of its values

@@ -346,6 +346,14 @@ describeWithPostgres("postgres store", (url) => {
       assert.equal(rebuilt.action, "rebuilt");
       assert.equal(rebuilt.maintenanceWorkMem, `${server}MB`);
       assert.equal(rebuilt.note, undefined);
+      assert.equal(rebuilt.parallelWorkers, 0, "serial unless asked");
+      const parallel = await store.rebuildDenseIndex({ parallelWorkers: 1 });
+      assert.equal(parallel.parallelWorkers, 1);
+      assert.equal(await index(), true);
+      for (const bad of [-1, 1.5, "2", Number.NaN, null]) {
+        await assert.rejects(store.rebuildDenseIndex({ parallelWorkers: bad as never }), (err: RamemError) => err.code === "BAD_OPTION" && err.where === "parallelWorkers" && /0 builds serially/.test(err.hint ?? ""), String(bad));
+      }
+      assert.equal(await index(), true, "a refused option leaves the index as it was");
       // A writer's open transaction holds the concurrent build in a waiting phase: the progress reads report it.
       await raw.query("BEGIN");
       await raw.query("UPDATE unit_vectors SET repeats = repeats WHERE unit_id = $1", [records[0]!.unit.id]);

@@ -226,6 +226,13 @@ class PostgresStore implements PostgresMemoryStore {
 
   async rebuildDenseIndex(options: DenseIndexBuildOptions = {}): Promise<DenseIndexReport> {
     this.assertOpen();
+    const workers: unknown = options.parallelWorkers;
+    if (workers !== undefined && !(typeof workers === "number" && Number.isInteger(workers) && workers >= 0 && workers <= 1024)) {
+      throw new RamemError("BAD_OPTION", `parallelWorkers must be a whole number from 0 to 1024, got ${JSON.stringify(workers) ?? String(workers)}`, {
+        where: "parallelWorkers",
+        hint: "0 builds serially; the server also caps it (max_worker_processes, max_parallel_workers)",
+      });
+    }
     const bound = await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err)));
     if (bound && bound.dimensions > HNSW_MAX_DIMS) {
       return { action: "none", vectors: 0, seconds: 0, note: `${bound.dimensions}-dim vectors are above pgvector's HNSW limit (${HNSW_MAX_DIMS}): every dense search is exact` };

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { RamemError } from "../../model/errors.js";
 import { inTransaction } from "./in-transaction.js";
-import { HNSW_INDEX_DEFINITION, HNSW_INDEX_NAME } from "./dense-index.js";
+import { HNSW_INDEX_DEFINITION, HNSW_INDEX_NAME, PARALLEL_WORKERS_DEFAULT } from "./dense-index.js";
 
 export const SCHEMA_VERSION = 11;
 
@@ -95,8 +95,8 @@ const VECTOR_DIMS = "(SELECT atttypmod FROM pg_attribute WHERE attrelid = 'unit_
  * (before the value index and the triggers exist, and with no HNSW index, so
  * no row is written into either), the triggers, then the partial HNSW index
  * built with the memory its graph needs (dense-index.ts › buildMemoryMb's
- * formula, capped at 4GB, never below the server's setting), when the
- * dimensions allow one.
+ * formula, capped at 4GB, never below the server's setting) and serially,
+ * when the dimensions allow one.
  */
 const VECTOR_REPEATS_UPGRADE: readonly string[] = [
   `DROP INDEX IF EXISTS ${HNSW_INDEX_NAME}`,
@@ -117,6 +117,8 @@ function whenVectorsExist(statements: readonly string[]): string {
       IF ${VECTOR_DIMS} <= ${HNSW_MAX_DIMS} THEN
         PERFORM set_config('maintenance_work_mem', greatest(pg_size_bytes(current_setting('maintenance_work_mem')) / 1048576,
           least(4096, ceil((SELECT count(*) FROM unit_vectors WHERE NOT repeats) * (4 * ${VECTOR_DIMS} + 800) * 1.1 / 1048576)))::bigint || 'MB', true);
+        -- Serial, as rebuildDenseIndex builds by default: the parallel graph finds fewer of the exact neighbours (dense-index.ts › PARALLEL_WORKERS_DEFAULT).
+        PERFORM set_config('max_parallel_maintenance_workers', '${PARALLEL_WORKERS_DEFAULT}', true);
         EXECUTE $idx$CREATE INDEX ${HNSW_INDEX_DEFINITION}$idx$;
       END IF;
     END IF;
