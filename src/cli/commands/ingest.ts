@@ -4,6 +4,7 @@ import { addStoreOptions, openFromOptions, parseWholeNumber, parsePositiveInt, r
 import { createProgress } from "../progress.js";
 import { isSqliteMemoryStore } from "../../store/sqlite/sqlite-store.js";
 import { isPostgresMemoryStore } from "../../store/postgres/postgres-store.js";
+import { MAX_PARALLEL_WORKERS } from "../../store/postgres/dense-index.js";
 import { isPostgresUrl } from "../../store/open-store.js";
 import { resolveStoreLocation } from "../store-location.js";
 import { bulkLoad } from "../../store/postgres/bulk-load.js";
@@ -62,7 +63,7 @@ export function ingestCommand(): Command {
           "meanwhile every dense search in the schema is an exact scan; after an interrupted load run `ramem reindex`; a second bulk load into the same schema meanwhile is refused, BULK_LOAD_BUSY)",
       )
       .option("--maintenance-work-mem <size>", "with --bulk: PostgreSQL maintenance_work_mem for the index build, e.g. 3GB (default: what the graph needs, at least the server's setting, at most 4096MB)")
-      .option("--parallel-workers <n>", "with --bulk: PostgreSQL processes that build the index beside the one running the statement (default 0, serial: see ramem reindex --help)", parseWholeNumber("--parallel-workers", 1024))
+      .option("--parallel-workers <n>", "with --bulk: PostgreSQL processes that build the index beside the one running the statement (default 0, serial: see ramem reindex --help)", parseWholeNumber("--parallel-workers", MAX_PARALLEL_WORKERS))
       .option("--quiet", "no progress output"),
   ).action(async (file: string, opts: IngestOptions) =>
     runAction(opts.json, async () => {

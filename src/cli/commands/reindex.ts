@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { addStoreOptions, openFromOptions, parseWholeNumber, runAction, type CommonOptions } from "../shared.js";
 import { isPostgresMemoryStore } from "../../store/postgres/postgres-store.js";
+import { MAX_PARALLEL_WORKERS } from "../../store/postgres/dense-index.js";
 import { isSqliteMemoryStore } from "../../store/sqlite/sqlite-store.js";
 import { createProgress } from "../progress.js";
 import { cliOut } from "../io.js";
@@ -28,7 +29,7 @@ export function reindexCommand(): Command {
         "Build the dense (HNSW) indexes now, so no recall waits for one. PostgreSQL: the index again in one go, without blocking reads or writes (after a bulk load, or when inserts grew it). SQLite: the index of each namespace of 20,000 units or more, which the first search would otherwise build (minutes at 100k units); one already on disk is caught up and kept unless --rebuild.",
       )
       .option("--maintenance-work-mem <size>", "PostgreSQL maintenance_work_mem for the build, e.g. 3GB (default: what the graph needs, at least the server's setting, at most 4096MB; the build is much faster while the graph fits)")
-      .option("--parallel-workers <n>", "PostgreSQL: processes that build beside the one running the statement (max_parallel_maintenance_workers; default 0, serial: the parallel build is faster and its graph finds fewer of the exact neighbours)", parseWholeNumber("--parallel-workers", 1024))
+      .option("--parallel-workers <n>", "PostgreSQL: processes that build beside the one running the statement (max_parallel_maintenance_workers; default 0, serial: the parallel build is faster and its graph finds fewer of the exact neighbours)", parseWholeNumber("--parallel-workers", MAX_PARALLEL_WORKERS))
       .option("--rebuild", "SQLite: build every index again from the stored vectors, even one that is on disk and current")
       .option("--quiet", "no progress output"),
   ).action(async (opts: ReindexCliOptions) =>

@@ -80,6 +80,17 @@ describeWithPostgres("bulkLoad", (url) => {
       // ...and one that fails before its first change leaves it too.
       await assert.rejects(bulkLoad(store, embedder, async () => Promise.reject(new Error("bad input"))), /bad input/);
       assert.equal(await index(), before);
+      // Build options no build can take are refused before the drop and the writes, not at the build after them.
+      let wrote = false;
+      await assert.rejects(
+        bulkLoad(store, embedder, async (beforeFirstWrite) => {
+          await beforeFirstWrite();
+          wrote = true;
+        }, { parallelWorkers: -1 }),
+        (err: { code?: string; where?: string }) => err.code === "BAD_OPTION" && err.where === "parallelWorkers",
+      );
+      assert.equal(wrote, false);
+      assert.equal(await index(), before);
       // An earlier load that died between its drop and its build: the next one builds the index even with nothing to write.
       assert.equal(await store.dropDenseIndex(), true);
       assert.equal(await store.hasDenseIndex(), false);

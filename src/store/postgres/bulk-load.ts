@@ -1,6 +1,7 @@
 import { RamemError } from "../../model/errors.js";
 import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 import type { PostgresMemoryStore } from "./postgres-store.js";
+import { checkDenseIndexBuildOptions } from "./dense-index.js";
 
 /**
  * Runs `write` as a bulk load: the HNSW index is dropped right before the
@@ -37,6 +38,7 @@ export async function bulkLoad<T>(
   write: (beforeFirstWrite: () => Promise<void>) => Promise<T>,
   options: DenseIndexBuildOptions = {},
 ): Promise<{ result: T; denseIndex: DenseIndexReport | null }> {
+  checkDenseIndexBuildOptions(options);
   const release = await store.lockBulkLoad();
   try {
     return await loadWithoutIndex(store, embedder, write, options);

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import { performance } from "node:perf_hooks";
 import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
+import { RamemError } from "../../model/errors.js";
+import { describeValue } from "../../model/echo-value.js";
 
 export type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 
@@ -81,6 +83,23 @@ export async function rebuildDenseIndex(pool: pg.Pool, options: DenseIndexBuildO
  * 0.844 (18 s). `parallelWorkers` trades that recall for the build's time.
  */
 export const PARALLEL_WORKERS_DEFAULT = 0;
+
+/** The most `parallelWorkers` a build takes (PostgreSQL's own limit for max_parallel_maintenance_workers). */
+export const MAX_PARALLEL_WORKERS = 1024;
+
+/**
+ * Refuses build options no build can run with, before anything is done: a
+ * bulk load checks them ahead of dropping the index and writing, not at the
+ * build that follows the writes.
+ */
+export function checkDenseIndexBuildOptions(options: DenseIndexBuildOptions): void {
+  const workers: unknown = options.parallelWorkers;
+  if (workers === undefined || (typeof workers === "number" && Number.isInteger(workers) && workers >= 0 && workers <= MAX_PARALLEL_WORKERS)) return;
+  throw new RamemError("BAD_OPTION", `parallelWorkers must be a whole number from 0 to ${MAX_PARALLEL_WORKERS}, got ${describeValue(workers)}`, {
+    where: "parallelWorkers",
+    hint: "0 builds serially; the server also caps it (max_worker_processes, max_parallel_workers)",
+  });
+}
 
 /**
  * pgvector's build memory per vector beyond the 4·dims bytes of its values

@@ -33,7 +33,7 @@ import type { UnitHistoryEvent } from "../../model/unit-history.js";
 import { UNIT_COLUMNS, UNITS_WITH_SESSION } from "../unit-row.js";
 import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, createSessionClient, parsePostgresUrl } from "./connection.js";
 import { searchDenseComplete } from "./dense-search.js";
-import { dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
+import { checkDenseIndexBuildOptions, dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
 import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
 import { SessionListCache } from "./session-list-cache.js";
 import type { DenseSearchInfo } from "./dense-search-info.js";
@@ -226,13 +226,7 @@ class PostgresStore implements PostgresMemoryStore {
 
   async rebuildDenseIndex(options: DenseIndexBuildOptions = {}): Promise<DenseIndexReport> {
     this.assertOpen();
-    const workers: unknown = options.parallelWorkers;
-    if (workers !== undefined && !(typeof workers === "number" && Number.isInteger(workers) && workers >= 0 && workers <= 1024)) {
-      throw new RamemError("BAD_OPTION", `parallelWorkers must be a whole number from 0 to 1024, got ${JSON.stringify(workers) ?? String(workers)}`, {
-        where: "parallelWorkers",
-        hint: "0 builds serially; the server also caps it (max_worker_processes, max_parallel_workers)",
-      });
-    }
+    checkDenseIndexBuildOptions(options);
     const bound = await this.binding().catch((err: unknown) => Promise.reject(this.driverError(err)));
     if (bound && bound.dimensions > HNSW_MAX_DIMS) {
       return { action: "none", vectors: 0, seconds: 0, note: `${bound.dimensions}-dim vectors are above pgvector's HNSW limit (${HNSW_MAX_DIMS}): every dense search is exact` };
