@@ -122,6 +122,12 @@ describeWithPostgres("ramem CLI with --store postgres://", (url) => {
       assert.equal(sized.bulkDenseIndex.action, "created", "--force rewrites every session: the index is dropped and built again");
       assert.equal(sized.bulkDenseIndex.maintenanceWorkMem, "96MB");
       assert.equal(sized.bulkDenseIndex.parallelWorkers, 1);
+      // A size the server would refuse: said before the bulk load drops the index or writes (the same index after).
+      const indexBefore = await oid();
+      const badSize = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--bulk", "--force", "--maintenance-work-mem", "96mb", "--quiet", GARDEN]);
+      assert.equal(badSize.code, 2, badSize.stderr);
+      assert.match(badSize.stderr, /maintenanceWorkMem must be a PostgreSQL memory size/);
+      assert.equal(await oid(), indexBefore);
       const unsized = await ramem(["ingest", "--store", bulkStore.toString(), "--embedder", "hash", "--maintenance-work-mem", "96MB", "--quiet", GARDEN]);
       assert.equal(unsized.code, 2, unsized.stderr);
       assert.match(unsized.stderr, /--maintenance-work-mem sets up the index build of a bulk load/);

@@ -91,6 +91,16 @@ describeWithPostgres("bulkLoad", (url) => {
       );
       assert.equal(wrote, false);
       assert.equal(await index(), before);
+      // So is a build memory the server would refuse (before, set_config failed only at the build, after the writes).
+      await assert.rejects(
+        bulkLoad(store, embedder, async (beforeFirstWrite) => {
+          await beforeFirstWrite();
+          wrote = true;
+        }, { maintenanceWorkMem: "lots" }),
+        (err: { code?: string; where?: string }) => err.code === "BAD_OPTION" && err.where === "maintenanceWorkMem",
+      );
+      assert.equal(wrote, false);
+      assert.equal(await index(), before);
       // An earlier load that died between its drop and its build: the next one builds the index even with nothing to write.
       assert.equal(await store.dropDenseIndex(), true);
       assert.equal(await store.hasDenseIndex(), false);

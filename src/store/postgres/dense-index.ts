@@ -94,11 +94,31 @@ export const MAX_PARALLEL_WORKERS = 1024;
  */
 export function checkDenseIndexBuildOptions(options: DenseIndexBuildOptions): void {
   const workers: unknown = options.parallelWorkers;
-  if (workers === undefined || (typeof workers === "number" && Number.isInteger(workers) && workers >= 0 && workers <= MAX_PARALLEL_WORKERS)) return;
-  throw new RamemError("BAD_OPTION", `parallelWorkers must be a whole number from 0 to ${MAX_PARALLEL_WORKERS}, got ${describeValue(workers)}`, {
-    where: "parallelWorkers",
-    hint: "0 builds serially; the server also caps it (max_worker_processes, max_parallel_workers)",
+  if (!(workers === undefined || (typeof workers === "number" && Number.isInteger(workers) && workers >= 0 && workers <= MAX_PARALLEL_WORKERS))) {
+    throw new RamemError("BAD_OPTION", `parallelWorkers must be a whole number from 0 to ${MAX_PARALLEL_WORKERS}, got ${describeValue(workers)}`, {
+      where: "parallelWorkers",
+      hint: "0 builds serially; the server also caps it (max_worker_processes, max_parallel_workers)",
+    });
+  }
+  const memory: unknown = options.maintenanceWorkMem;
+  if (memory === undefined) return;
+  const kb = typeof memory === "string" ? memorySettingKb(memory) : null;
+  if (kb !== null && kb >= MIN_BUILD_MEMORY_KB && kb <= MAX_BUILD_MEMORY_KB) return;
+  throw new RamemError("BAD_OPTION", `maintenanceWorkMem must be a PostgreSQL memory size from 1MB to 2147483647kB (just under 2TB), got ${describeValue(memory)}`, {
+    where: "maintenanceWorkMem",
+    hint: 'a number with a unit, as in postgresql.conf: "512MB", "3GB" (units B, kB, MB, GB, TB; a bare number is kB); leave it out for what the graph needs',
   });
+}
+
+/** maintenance_work_mem's bounds in PostgreSQL (guc_tables.c): 1024 kB to MAX_KILOBYTES. */
+const MIN_BUILD_MEMORY_KB = 1024;
+const MAX_BUILD_MEMORY_KB = 2_147_483_647;
+const MEMORY_UNIT_KB: Record<string, number> = { B: 1 / 1024, kB: 1, MB: 1024, GB: 1024 ** 2, TB: 1024 ** 3 };
+
+/** A memory setting in kB, read as PostgreSQL reads one (units case-sensitive, a bare number in kB), or null when it would refuse it. */
+export function memorySettingKb(setting: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(B|kB|MB|GB|TB)?\s*$/.exec(setting);
+  return m ? Math.round(Number(m[1]) * MEMORY_UNIT_KB[m[2] ?? "kB"]!) : null;
 }
 
 /**
