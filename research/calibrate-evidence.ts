@@ -9,7 +9,7 @@
  * hit) wrongly flagged; with --fit, a logistic fit of the weights, trained on
  * LoCoMo conversations 1–5 and LongMemEval's first half, tested on the rest.
  *
- *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…[;name,…]] [--thresholds]] [--dump] [--dump-rules] [--dump-flagged]
+ *   node --import tsx research/calibrate-evidence.ts [--fit [--features name,name,…[;name,…]] [--thresholds]] [--dump] [--dump-rules] [--dump-flagged] [--json <file>]
  */
 import { prepareBench } from "../src/bench/prepare-bench.js";
 import { createUseLiteEmbedder } from "../src/providers/use-lite/use-lite-embedder.js";
@@ -132,6 +132,12 @@ if (process.argv.includes("--dump-rules")) {
   // Where the time and quantity tests fire, either class: they must not flag answerable questions.
   for (const r of rows.filter((r) => r.f.unmetTime)) console.log(r.set, r.answerable ? "A" : "X", r.rightTop ? "right-top" : "", r.f.unmetTime, "|", r.question);
   for (const r of rows.filter((r) => r.f.quantitiesUnsaid.length)) console.log(r.set, r.answerable ? "A" : "X", r.rightTop ? "right-top" : "", r.f.quantitiesUnsaid.join(","), "|", r.question);
+}
+if (process.argv.includes("--json")) {
+  // Every row's features, for exploring a feature offline without running recall again.
+  const { writeFileSync } = await import("node:fs");
+  const out = process.argv[process.argv.indexOf("--json") + 1]!;
+  writeFileSync(out, JSON.stringify(rows.map((r) => ({ ...r, f: { ...r.f, closest: r.f.closest?.content ?? null } }))));
 }
 if (process.argv.includes("--dump-flagged")) {
   // Answerable questions whose top hit is right, flagged all the same: what the judgment gets wrong.
