@@ -4,6 +4,7 @@ import pg from "pg";
 import { describeWithPostgres, uniqueSchema } from "./testing/postgres-test-target.js";
 import { openPostgresStore } from "./postgres-store.js";
 import { bulkLoad } from "./bulk-load.js";
+import { makeRecords, makeSession } from "../testing/make-unit.js";
 
 /** The backend holding this schema's bulk-load lock, by its key (other tests may hold their own schemas' locks meanwhile); undefined when none does. */
 async function bulkLockHolder(c: pg.Client, schema: string): Promise<number | undefined> {
@@ -37,6 +38,8 @@ describeWithPostgres("bulkLoad", (url) => {
         await beforeFirstWrite();
         await beforeFirstWrite();
         seenDuringWrite = await index();
+        const session = makeSession();
+        await store.replaceSession(session, "bulk-1", makeRecords(session, 3, embedder.dimensions));
         return "written";
       });
       assert.equal(result, "written");
@@ -49,6 +52,14 @@ describeWithPostgres("bulkLoad", (url) => {
         [schema],
       );
       assert.deepEqual(analysed.rows.map((r) => r.relname), ["namespace_terms", "sessions", "unit_terms", "unit_vectors", "units"]);
+      // The postings vacuumed by the load as well (last_vacuum: autovacuum sets last_autovacuum), so the visibility
+      // map lets BM25's index-only scans skip the heap. Which pages a vacuum marks is the server's affair (one just
+      // after the write may leave the newest unmarked); that it ran is the load's.
+      const postings = await c.query<{ vacuumed: boolean }>(
+        "SELECT last_vacuum IS NOT NULL AS vacuumed FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'unit_terms'",
+        [schema],
+      );
+      assert.equal(postings.rows[0]?.vacuumed, true);
 
       // ANALYZE is advisory: its failure after a good load is reported in the note, and the load's result kept.
       const analyze = store.analyzeTables.bind(store);

@@ -95,7 +95,7 @@ export interface PostgresMemoryStore extends MemoryStore {
   dropDenseIndex(): Promise<boolean>;
   /** True when the HNSW index is there and valid: false after dropDenseIndex, or after a build that was interrupted. */
   hasDenseIndex(): Promise<boolean>;
-  /** Refreshes the planner's statistics of the store's tables (the end of a bulk load). */
+  /** Refreshes the planner's statistics of the store's tables and vacuums the postings (the end of a bulk load). */
   analyzeTables(): Promise<void>;
   /**
    * Takes the schema's bulk-load lock, or refuses with BULK_LOAD_BUSY while
@@ -244,9 +244,19 @@ class PostgresStore implements PostgresMemoryStore {
    * planner may sort the namespace's vectors instead of walking the HNSW index:
    * the scale bench at 100k measured searchDense 66 ms p50 (R@100 0.999, an
    * exact scan's) against 14 ms in a run where the analyze came first.
+   *
+   * The postings are vacuumed too: BM25 reads them index-only, which skips
+   * the heap only for pages the visibility map marks all-visible, and only a
+   * vacuum marks them. Autovacuum's insert threshold is a fifth of the table,
+   * so after a bulk load the last-written pages stayed unmarked (18 % of
+   * unit_terms on a 1M store): VACUUM of them (3.8 s there) took
+   * searchLexical from 146–173 to 119–127 ms p50 and its mean from 273–311 to
+   * 214 ms (docs/experiments.md). Autocommit (pool.query): VACUUM cannot run
+   * in a transaction.
    */
   async analyzeTables(): Promise<void> {
-    await this.q("ANALYZE units, unit_vectors, unit_terms, namespace_terms, sessions");
+    await this.q("VACUUM (ANALYZE) unit_terms");
+    await this.q("ANALYZE units, unit_vectors, namespace_terms, sessions");
   }
 
   async lockBulkLoad(): Promise<() => Promise<void>> {
