@@ -12,6 +12,7 @@ import { createRuleAnchorer } from "../src/anchoring/rule-anchorer.js";
 import { Memory } from "../src/memory.js";
 import { DEFAULT_POOL, RAMEM, runRecall } from "../src/retrieval/recall-pipeline.js";
 import type { MemoryStore } from "../src/store/contract.js";
+import { summarize } from "../src/bench/latency/measure-recall-latency.js";
 
 const { values } = parseArgs({ options: { store: { type: "string" }, units: { type: "string" }, queries: { type: "string", default: "100" }, warmup: { type: "string", default: "10" } } });
 if (!values.store || !values.units) throw new Error("--store and --units are required");
@@ -49,8 +50,10 @@ for (const [i, q] of corpus.queries.entries()) {
   await runRecall(memory, { namespace: q.namespace, query: q.question, k: 10, pool: DEFAULT_POOL, queryVector: vectors[i]!, questionDate: q.questionDate, switches: RAMEM });
   if (recording) totals.push(performance.now() - started);
 }
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-console.log(`${totals.length} recalls, p50 ${p50(totals).toFixed(1)} ms, mean ${(totals.reduce((a, b) => a + b, 0) / totals.length).toFixed(1)} ms`);
-for (const [name, list] of [...calls].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0)))
-  console.log(`${name.padEnd(28)} ${(list.length / totals.length).toFixed(2)} calls/recall, ${(list.reduce((a, b) => a + b, 0) / totals.length).toFixed(1)} ms/recall, p50 ${p50(list).toFixed(1)} ms/call`);
+// The bench's own percentiles (summarize), so these read beside `bench scale`'s figures.
+const recall = summarize(totals);
+console.log(`${recall.n} recalls, p50 ${recall.p50.toFixed(1)} ms, mean ${recall.mean.toFixed(1)} ms`);
+const byMethod = [...calls].map(([name, list]) => ({ name, calls: list.length, s: summarize(list) }));
+for (const m of byMethod.sort((a, b) => b.s.mean * b.calls - a.s.mean * a.calls))
+  console.log(`${m.name.padEnd(28)} ${(m.calls / recall.n).toFixed(2)} calls/recall, ${((m.s.mean * m.calls) / recall.n).toFixed(1)} ms/recall, p50 ${m.s.p50.toFixed(1)} ms/call`);
 await store.close();

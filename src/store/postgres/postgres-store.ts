@@ -246,13 +246,10 @@ class PostgresStore implements PostgresMemoryStore {
    * exact scan's) against 14 ms in a run where the analyze came first.
    *
    * The postings are vacuumed too: BM25 reads them index-only, which skips
-   * the heap only for pages the visibility map marks all-visible, and only a
-   * vacuum marks them. Autovacuum's insert threshold is a fifth of the table,
-   * so after a bulk load the last-written pages stayed unmarked (18 % of
-   * unit_terms on a 1M store): VACUUM of them (3.8 s there) took
-   * searchLexical from 146–173 to 119–127 ms p50 and its mean from 273–311 to
-   * 214 ms (docs/experiments.md). Autocommit (pool.query): VACUUM cannot run
-   * in a transaction.
+   * the heap only on pages a vacuum marked all-visible, and autovacuum's
+   * insert threshold left the last fifth of a load unmarked (figures:
+   * docs/experiments.md › A bulk load vacuums the postings). Autocommit
+   * (pool.query): VACUUM cannot run in a transaction.
    */
   async analyzeTables(): Promise<void> {
     await this.q("VACUUM (ANALYZE) unit_terms");
