@@ -55,6 +55,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
   signalOff("supersession", "supersession for current-state queries (superseded statements last, their successors lifted)", { successorLift: 0 }),
   signalOff("state-lookup", "the state lookup (a question about a state answered first by that slot's statements valid at the asked time)", { stateLookup: false }),
+  signalOff("counted-kinds", "the lexical search for the kinds of what a question counts (\"how many citrus fruits\": lime, lemon, …)", { countedKinds: 0 }),
   signalOff("newest-rival", "the rule that, for a question saying \"now\" that no state rule answered, the newest of the candidates both channels rank alike goes first", { rivalDepth: 0 }),
   signalOff("episode-context", "episodes as a context (a place, topic or person of the unit's topic segment meets the frame)", { episodeContext: false }),
   signalOff("addressee-rule", "the rule that a person the turn names only to address them is not what it is about", { addresseesNotSubjects: false }),

@@ -9,6 +9,7 @@ import { describeInterval, type TimeInterval } from "../model/time.js";
 import { induceDateCondition } from "./date-condition.js";
 import { findEventAnchor } from "./event-anchor.js";
 import { findAggregateCue } from "./aggregate-cue.js";
+import { countedNoun } from "./counted-noun.js";
 import { induceRoleCondition } from "./role-condition.js";
 import { findCurrentStateCue } from "./current-state-cue.js";
 import { findStateSubject } from "./state-subject.js";
@@ -128,7 +129,8 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
   }
   const asksFor = ASKS_TIME.test(query) || ASKS_ORDER.test(query) ? "time" : null;
   const aggregateCue = findAggregateCue(query);
-  const aggregates = aggregateCue === null ? null : { evidence: aggregateCue };
+  const counted = aggregateCue === null ? null : countedNoun(query);
+  const aggregates = aggregateCue === null ? null : { evidence: aggregateCue, ...(counted ? { counts: counted } : {}) };
   if (!time && asksFor) notes.push("the question asks for a time; that is no time constraint");
 
   const people = matchParticipants(query, ctx.knownPeople, date.timeSpans);

@@ -81,8 +81,10 @@ export const RecallFrame = z.object({
    * Set when the need gathers evidence from several episodes ("how many",
    * "in total", "which … first"): the query text that says so. No condition
    * either; retrieval spreads the budget over episodes instead of one.
+   * `counts`: the category a count or total is of ("how many citrus
+   * fruits" → "citrus fruits"), whose kinds retrieval searches too.
    */
-  aggregates: z.object({ evidence: z.string() }).nullable(),
+  aggregates: z.object({ evidence: z.string(), counts: z.string().optional() }).nullable(),
   /**
    * Set when the query asks for the state that holds now ("where does she
    * live now", a present-tense state question): superseded statements rank

@@ -11,6 +11,8 @@ export interface ContentCandidate {
   score: number;
   lexical?: ChannelScore;
   dense?: ChannelScore;
+  /** Its rank in the lexical search for the kinds of what the query counts (`kinds`), when that found it, and what that is. */
+  kinds?: ChannelScore & { of: string };
 }
 
 export interface FusionWeights {
@@ -37,6 +39,13 @@ export interface ContentRecallOptions {
   queryVector?: Float32Array;
   /** Only units this filter selects, in both channels (the store runs it inside each search). */
   where?: FilterNode;
+  /**
+   * The kinds of what the query counts (language/kinds-of.ts): one more
+   * lexical search, of those words alone, fused with `weight` as a channel
+   * of its own (a turn naming "lime" answers "how many citrus fruits" and
+   * holds none of its words).
+   */
+  kinds?: { of: string; terms: readonly string[]; weight: number };
 }
 
 /**
@@ -50,17 +59,19 @@ export async function contentRecall(
   options: ContentRecallOptions,
 ): Promise<ContentCandidate[]> {
   checkArgs("contentRecall", { deps: [deps, "object"], query: [query, "string"] });
-  checkFields("contentRecall", "options", options, "object", { namespace: "string", pool: "number", fusion: "object?", where: "object?" });
+  checkFields("contentRecall", "options", options, "object", { namespace: "string", pool: "number", fusion: "object?", where: "object?", kinds: "object?" });
   const fusion = options.fusion ?? DEFAULT_FUSION;
   const terms = lexicalTerms(query);
   const narrow = options.where ? { where: options.where } : {};
-  const [lexical, dense] = await Promise.all([
+  const kinds = options.kinds && options.kinds.weight > 0 && options.kinds.terms.length > 0 ? options.kinds : null;
+  const [lexical, dense, ofKinds] = await Promise.all([
     fusion.lexical > 0 ? deps.store.searchLexical(options.namespace, terms, options.pool, narrow) : Promise.resolve([]),
     fusion.dense > 0
       ? (options.queryVector ? Promise.resolve([options.queryVector]) : deps.embedder.embed([query])).then(([v]) =>
           deps.store.searchDense(options.namespace, v!, options.pool, narrow),
         )
       : Promise.resolve([]),
+    kinds ? deps.store.searchLexical(options.namespace, [...kinds.terms], options.pool, narrow) : Promise.resolve([]),
   ]);
   const byId = new Map<string, ContentCandidate>();
   const entry = (id: string) => {
@@ -77,6 +88,11 @@ export async function contentRecall(
     const c = entry(hit.id);
     c.dense = { rank: hit.rank, score: hit.score };
     c.score += fusion.dense / (fusion.rrfK + hit.rank);
+  }
+  for (const hit of ofKinds) {
+    const c = entry(hit.id);
+    c.kinds = { rank: hit.rank, score: hit.score, of: kinds!.of };
+    c.score += kinds!.weight / (fusion.rrfK + hit.rank);
   }
   return [...byId.values()].sort((a, b) => b.score - a.score || a.unitId.localeCompare(b.unitId)).slice(0, options.pool);
 }

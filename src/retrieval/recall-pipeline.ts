@@ -9,7 +9,10 @@ import { refineFrameWithLlm, type FrameRefinement } from "../induction/refine-fr
 import type { LanguageModel } from "../providers/language-model.js";
 import { contentRecall, type FusionWeights } from "./content-recall.js";
 import { mayBeOutdated } from "./dependent-facts.js";
-import { reinstate, type ReinstateSignals } from "./reinstate.js";
+import { DEFAULT_SIGNALS, reinstate, type ReinstateSignals } from "./reinstate.js";
+import { findAggregateCue } from "../induction/aggregate-cue.js";
+import { countedNoun } from "../induction/counted-noun.js";
+import { kindsOf } from "../language/kinds-of.js";
 import { answersToQuestions } from "./answers-to-questions.js";
 import { toHits } from "./to-hits.js";
 import { findPlanReports } from "./find-plan-reports.js";
@@ -115,9 +118,15 @@ export async function runRecall(deps: { store: MemoryStore; embedder: Embedder }
   // What the frame reads of the namespace does not depend on the candidates: asked for beside the
   // searches, so that a server store answers them while it searches (two round trips off each recall).
   const namespaceReads = switches.frame ? beside(Promise.all([namespaceSnapshot(deps.store, request.namespace), deps.store.historyRange(request.namespace)])) : null;
+  // A question counting a category searches its kinds too; what it counts is read off its words, so
+  // the search runs beside the others (the frame's aggregates.counts is the same phrase).
+  const countedKinds = request.signals?.countedKinds ?? DEFAULT_SIGNALS.countedKinds;
+  const counted = switches.frame && countedKinds > 0 && findAggregateCue(request.query) ? countedNoun(request.query) : null;
+  const kinds = counted ? kindsOf(counted) : null;
   const ranking = await contentRecall(deps, request.query, {
     namespace: request.namespace,
     pool,
+    ...(counted && kinds ? { kinds: { of: counted, terms: kinds.kinds, weight: countedKinds } } : {}),
     ...(request.fusion ? { fusion: request.fusion } : {}),
     ...(request.queryVector ? { queryVector: request.queryVector } : {}),
     ...(request.where ? { where: request.where } : {}),

@@ -118,6 +118,15 @@ export const SUCCESSOR_LIFT = 1;
 export const RIVAL_DEPTH = 10;
 
 /**
+ * A question that counts a category ("how many citrus fruits…"): the weight,
+ * beside the lexical channel's 1, of one more lexical search for the
+ * category's kinds (WordNet: lime, lemon, …; content-recall.ts). Measured on
+ * the LongMemEval dev split (docs/experiments.md › The kinds of what a
+ * question counts): 0.5 and 1 both lift session recall_all@5; 1 lifts more.
+ */
+export const COUNTED_KINDS = 1;
+
+/**
  * Every weight of the algorithm (reinstate.ts), in one place, so that each signal can
  * be switched off on its own (0 or false) — the bench's per-signal ablations
  * are settings of this, never copies of the algorithm.
@@ -162,6 +171,8 @@ export interface ReinstateSignals {
   addresseesNotSubjects: boolean;
   /** A current-state query no state rule answered: how deep both channels must rank a candidate for it to be a rival, the newest of which goes first (0 = off). */
   rivalDepth: number;
+  /** A question counting a category: the weight of the lexical search for the category's kinds (0 = off). */
+  countedKinds: number;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -187,4 +198,5 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   occurrenceAnswerFirst: true,
   addresseesNotSubjects: true,
   rivalDepth: RIVAL_DEPTH,
+  countedKinds: COUNTED_KINDS,
 };

@@ -49,6 +49,7 @@ export function toHits(ranked: readonly ReinstatedCandidate[], units: readonly M
     const channels: string[] = [];
     if (c.lexical) channels.push(`lexical #${c.lexical.rank}`);
     if (c.dense) channels.push(`dense #${c.dense.rank}`);
+    if (c.kinds) channels.push(`kinds of "${c.kinds.of}" #${c.kinds.rank}`);
     hits.push({
       unit,
       rank: hits.length + 1,

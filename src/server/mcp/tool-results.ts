@@ -92,6 +92,7 @@ export function frameSummary(frame: RecallFrame) {
     role: frame.role?.role ?? null,
     asksFor: frame.asksFor,
     aggregates: orNull(frame.aggregates?.evidence),
+    counts: frame.aggregates?.counts ? esc(frame.aggregates.counts) : null,
     currentState: orNull(frame.currentState?.evidence),
     stateSlot: frame.stateSlot ? frame.stateSlot.slots.map(esc) : null,
     occurrence: frame.occurrence

@@ -168,6 +168,8 @@ const FrameSummary = z.object({
   asksFor: z.enum(["time"]).nullable(),
   /** The words that make the query gather evidence from several episodes ("how many"), or null. */
   aggregates: z.string().nullable(),
+  /** What a count or total is of ("how many citrus fruits" → "citrus fruits"): its kinds (lime, lemon, …) were searched too; or null. */
+  counts: z.string().nullable(),
   /** Set when the query asks for the state that holds now: superseded statements rank last. */
   currentState: z.string().nullable(),
   /** The state slot the query asks about (residence, job, partner, …), answered from its statements valid at the asked time. */

@@ -44,6 +44,7 @@ export function explainFrame(frame: RecallFrame | null): { conditions: Explained
   const cues: string[] = [`need: ${frame.need}`];
   if (frame.asksFor) cues.push(`asks for a ${frame.asksFor}: units that carry one rank a little higher (no condition)`);
   if (frame.aggregates) cues.push(`aggregates ("${frame.aggregates.evidence}"): the list is spread over episodes (no condition)`);
+  if (frame.aggregates?.counts) cues.push(`counts "${frame.aggregates.counts}": its kinds are searched too (no condition)`);
   if (frame.currentState) cues.push(`asks for the current state ("${frame.currentState.evidence}"): superseded statements rank behind valid ones`);
   if (frame.stateSlot) cues.push(`state asked about: ${frame.stateSlot.slots.join(", ")} ("${frame.stateSlot.evidence}")`);
   if (!frame.active) cues.push("frame inactive: no condition is reliable, so the ranking is the content ranking");
