@@ -1,9 +1,10 @@
 /**
  * The PostgreSQL store: opening (pool, migration) and closing a schema, the
  * pool's error handling (`q`, `tx`), the embedder binding, the HNSW index's
- * maintenance and the bulk-load lock, and every read and search of the
- * MemoryStore contract; writes are postgres-writes.ts's (their statements
- * write-statements.ts's), row helpers postgres-rows.ts's.
+ * maintenance, the bulk-load lock's connections (bulk-load-lock.ts takes
+ * them), and every read and search of the MemoryStore contract; writes are
+ * postgres-writes.ts's (their statements write-statements.ts's), row helpers
+ * postgres-rows.ts's.
  */
 import type pg from "pg";
 import { inTransaction } from "./in-transaction.js";
@@ -31,7 +32,8 @@ import type {
 } from "../contract.js";
 import type { UnitHistoryEvent } from "../../model/unit-history.js";
 import { UNIT_COLUMNS, UNITS_WITH_SESSION } from "../unit-row.js";
-import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, createSessionClient, parsePostgresUrl } from "./connection.js";
+import { DEFAULT_SCHEMA, checkSchemaName, connectionError, createPool, parsePostgresUrl } from "./connection.js";
+import { takeBulkLoadLock } from "./bulk-load-lock.js";
 import { searchDenseComplete } from "./dense-search.js";
 import { checkDenseIndexBuildOptions, dropDenseIndex, hasValidDenseIndex, rebuildDenseIndex } from "./dense-index.js";
 import type { DenseIndexBuildOptions, DenseIndexReport } from "./dense-index-report.js";
@@ -258,38 +260,11 @@ class PostgresStore implements PostgresMemoryStore {
 
   async lockBulkLoad(): Promise<() => Promise<void>> {
     this.assertOpen();
-    // A connection of its own, outside the pool: held idle for the whole
-    // load, it would take one of the pool's few (a pool of one could never
-    // bulk load), and a pooled client that dies while lent out emits an
-    // 'error' nothing handles, which ends the process. Should it die, the
-    // load goes on; the lock went with the session.
-    const client = createSessionClient(this.pool, "ramem bulk-load lock");
-    const end = () => client.end().catch(() => undefined);
-    try {
-      await client.connect();
-    } catch (err) {
-      await end();
-      throw this.driverError(err);
-    }
-    let taken: boolean;
-    try {
-      // Per database, keyed by the schema: two stores in one database load side by side.
-      taken = (await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS taken", [`ramem bulk load ${this.schema}`])).rows[0]!.taken;
-    } catch (err) {
-      await end();
-      throw this.driverError(err);
-    }
-    if (!taken) {
-      await end();
-      throw new RamemError("BULK_LOAD_BUSY", `another bulk load into schema ${this.schema} is running`, {
-        where: this.location,
-        hint: "wait for it to finish (its index build would be dropped by this one), or load into another ?schema=; nothing was written",
-      });
-    }
+    const client = await takeBulkLoadLock(this.pool, this.schema, this.location, (err) => this.driverError(err));
     this.lockClients.add(client);
     return async () => {
       // close() may have let go of it already. Ending the session lets go of its advisory lock.
-      if (this.lockClients.delete(client)) await end();
+      if (this.lockClients.delete(client)) await client.end().catch(() => undefined);
     };
   }
 
