@@ -21,3 +21,12 @@ test("current-state cues: past questions and questions with a past time have non
   assert.equal(findCurrentStateCue("What car did Marcus have when he lived in Cape Town?", false), null);
   assert.equal(findCurrentStateCue("Which pets did Ana have?", false), null);
 });
+
+test("a span up to now in the present perfect is a current-state cue of its own, unless a clause places it elsewhere", () => {
+  assert.equal(findCurrentStateCue("How long have I been using my Fitbit Charge 3?", false), "how long have");
+  assert.equal(findCurrentStateCue("How long has Beatriz had her e-reader?", false), "how long has");
+  assert.equal(findCurrentStateCue("How long have I been working before I started at Google?", false), "present tense");
+  assert.equal(findCurrentStateCue("How long had I been using the rug when I rearranged the room?", false), null);
+  assert.equal(findCurrentStateCue("How long did Ines live in Lisbon?", false), null);
+  assert.equal(findCurrentStateCue("How long has Tom lived in Porto?", true), null);
+});

@@ -22,9 +22,11 @@ function onlyAsks(unit: MemoryUnit): boolean {
 }
 
 /**
- * A question about what holds now, when no rule read a state from the words
- * ("four months in with the iPhone", "the Spanish group's still on
- * Wednesdays", "58 minutes on the reservoir loop"): the statements that
+ * A question about what holds now, when no named slot's rule read a state from
+ * the words ("four months in with the iPhone", "the Spanish group's still on
+ * Wednesdays", "58 minutes on the reservoir loop"), or an open-world rule read
+ * only older ones (it read "six months" of the Kobo, not "a year into the
+ * Kobo now"): the statements that
  * answer it as well as one another are rivals, and the newest of them is the
  * one that holds. Rivals are candidates near the head that both channels
  * rank among their first `depth` — the same words and the same meaning as

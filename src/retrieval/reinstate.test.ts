@@ -334,4 +334,23 @@ describe("a question saying now that no state rule answers", () => {
     const off = reinstate([both("old", 1, 0.5), both("new", 2, 0.3)], frame, (id) => phones.get(id), { ...options, signals: { rivalDepth: 0 } });
     assert.deepEqual(ids(off), ["old", "new"]);
   });
+
+  it("goes after the open-world lookup too: a newer statement no rule read outranks the newest value a rule read", () => {
+    // "two weeks" and "six months" were read as values of "using kobo"; "a year into the Kobo now" was not.
+    const stated = (id: string, sessionId: string, start: string, content: string, value: string): MemoryUnit => {
+      const u = said(id, sessionId, start, content);
+      return { ...u, context: { ...u.context, states: [{ subject: "user", slot: "using kobo", value, additive: false, ends: false, evidence: content, open: true }] } };
+    };
+    const kobo = new Map<string, MemoryUnit>([
+      ["weeks", stated("weeks", "S1", "2023-02-14T10:00:00.000Z", "I've been using the Kobo for two weeks.", "two weeks")],
+      ["months", stated("months", "S3", "2023-08-19T10:00:00.000Z", "I've been using the Kobo for six months now.", "six months")],
+      ["year", said("year", "S5", "2024-02-14T10:00:00.000Z", "Officially a year into the Kobo now.")],
+    ]);
+    const query = "How long have I been using my Kobo?";
+    const span: RecallFrame = { ...EMPTY_FRAME(query), currentState: { evidence: "how long have" }, active: true };
+    const run = (rivalDepth?: number) =>
+      ids(reinstate([both("months", 1, 0.5), both("weeks", 2, 0.45), both("year", 3, 0.4)], span, (id) => kobo.get(id), { ...RAMEM, query, ...(rivalDepth === undefined ? {} : { signals: { rivalDepth } }) }));
+    assert.deepEqual(run(), ["year", "months", "weeks"]);
+    assert.deepEqual(run(0), ["months", "weeks", "year"]);
+  });
 });

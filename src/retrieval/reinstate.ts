@@ -196,11 +196,11 @@ export function reinstate(
   ordered = statesFirst(ordered, answersFromStates, supported, frame, reasonsOf);
 
   // 9b. An open-world state asked (no named slot): of the candidates stating the thing the query names, the value valid at the asked time goes first (after 9's).
-  const beforeOpen = ordered;
   if (signals.stateLookup) ordered = sameKeyNewestFirst(ordered, frame, unitOf, options, answersFromStates.length, reasonsOf);
 
-  // 9c. The present asked and no rule read a state: of the memories that match the question alike, the newest goes first.
-  if (answersFromStates.length === 0 && ordered === beforeOpen && !options.validAt) ordered = newestRivalFirst(ordered, frame, unitOf, contextValid, signals.rivalDepth, reasonsOf);
+  // 9c. The present asked and no named slot's state answers: of the memories that match the question alike, the newest
+  // goes first — ahead of 9b's newest value too, which is only the newest a rule read ("a year into the Kobo now" is none).
+  if (answersFromStates.length === 0 && !options.validAt) ordered = newestRivalFirst(ordered, frame, unitOf, contextValid, signals.rivalDepth, reasonsOf);
 
   // 10. History, not the answer: a statement not valid at the asked time follows what superseded it, or goes last.
   ordered = staleBehindSuccessors(ordered, frame, options, signals.successorLift, reasonsOf);
