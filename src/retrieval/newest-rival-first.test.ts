@@ -46,11 +46,16 @@ test("the subject's own statements are the rivals when any rival is context-vali
   assert.deepEqual(out.map((c) => c.unitId), ordered.map((c) => c.unitId), "one context-valid rival: nothing to choose between");
 });
 
-test("no change without a 'now' cue, for an aggregating question, at depth 0, or when the rivals lie outside the depth", () => {
+test("a count asked with 'now' ('how many records does she have at the moment?') is a value that changed: the newest first", () => {
+  const count = { ...frameSaying("at the moment"), aggregates: { evidence: "How many" } } as RecallFrame;
+  assert.deepEqual(newestRivalFirst(ordered, count, (id) => byId.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["new", "old", "aside", "asks", "mid"]);
+});
+
+test("no change without a 'now' cue (a count in the present tense included), at depth 0, or when the rivals lie outside the depth", () => {
   const unit = (id: string) => byId.get(id);
   const ids = ordered.map((c) => c.unitId);
   assert.deepEqual(newestRivalFirst(ordered, frameSaying("present tense"), unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
-  assert.deepEqual(newestRivalFirst(ordered, { ...frameSaying("now"), aggregates: { evidence: "how many" } } as RecallFrame, unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
+  assert.deepEqual(newestRivalFirst(ordered, { ...frameSaying("present tense"), aggregates: { evidence: "how many" } } as RecallFrame, unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);
   assert.deepEqual(newestRivalFirst(ordered, frameSaying("now"), unit, new Set(), 0, new Map()).map((c) => c.unitId), ids);
   assert.deepEqual(newestRivalFirst(ordered, frameSaying("now"), unit, new Set(), 3, new Map()).map((c) => c.unitId), ids, "'new' ranks 4th and 5th: no rival at depth 3");
   assert.deepEqual(newestRivalFirst(ordered, null, unit, new Set(), 10, new Map()).map((c) => c.unitId), ids);

@@ -44,9 +44,11 @@ export function newestRivalFirst(
   depth: number,
   reasonsOf: Map<string, string[]>,
 ): ContentCandidate[] {
-  if (depth <= 0 || !frame?.currentState || frame.aggregates || isReliable(frame.occurrence ?? null)) return ordered;
-  // Only a question that says "now" ("currently", "these days", "still") expects a value that changed: a plain
-  // present-tense one is as often about a habit, whose every statement holds ("What does Melanie do to destress?").
+  if (depth <= 0 || !frame?.currentState || isReliable(frame.occurrence ?? null)) return ordered;
+  // Only a question that says "now" ("currently", "these days", "still", "how long have I…") expects a value that
+  // changed: a plain present-tense one is as often about a habit, whose every statement holds ("What does Melanie do
+  // to destress?"). A count with "now" is such a value too ("How many records does Rohan have at the moment?": 85,
+  // 120, then 97): the newest goes first, the others stay in the list for a sum over them.
   if (frame.currentState.evidence === PRESENT_TENSE) return ordered;
   const rivals: Array<{ at: number; said: string; candidate: ContentCandidate }> = [];
   for (const [at, c] of ordered.slice(0, RIVAL_WINDOW).entries()) {
