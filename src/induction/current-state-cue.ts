@@ -1,11 +1,12 @@
 /**
  * A question about the state that holds now: "where does she live now",
  * "is he still dating Sam", "how many videos have I completed so far", "my
- * most recent trip", "how long have I had my phone?", or a plain present-tense
- * question about a state ("what is his job?"). Such a question is answered by the currently valid
- * statement; a superseded one ("I live in Lisbon" before "I moved to Porto")
- * is history. A question with a past time ("in 2022", "before he moved") asks
- * for the state valid then instead, and has no current-state cue.
+ * most recent trip", "how long have I had my phone?", or a plain
+ * present-tense question about a state ("what is his job?"). Such a question
+ * is answered by the currently valid statement; a superseded one ("I live in
+ * Lisbon" before "I moved to Porto") is history. A question with a past time
+ * ("in 2022", "before he moved") asks for the state valid then instead, and
+ * has no current-state cue.
  */
 const NOW_WORDS = /\b(now|currently|current|still|anymore|any more|these days|nowadays|at the moment|right now|so far|most recent(?:ly)?|latest|at present)\b/i;
 const PRESENT_QUESTION = /^\s*(?:where|what|who|which|how many|how much|how long|how often)\b[^?]*?\b(?:do|does|is|are|am|have|has)\b(?![^?]*\b(?:did|was|were|had|ago|last)\b)/i;
