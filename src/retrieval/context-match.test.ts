@@ -39,6 +39,18 @@ describe("matchContext", () => {
     assert.match(later.met[0]!, /^session after/);
   });
 
+  it("a turn with a time of its own is matched by when it was said, not by its session's span", () => {
+    // A thread from 3 to 24 January: "at the start of January" (1–11 January) holds the turn of the 3rd, not the 24th's.
+    const thread = { sessionId: "S", start: "2023-01-03T07:45:00.000Z", end: "2023-01-24T18:10:00.000Z" };
+    const startOfJanuary = frameWith({ relation: "during", window: { start: "2023-01-01T00:00:00.000Z", end: "2023-01-11T00:00:00.000Z", granularity: "week" }, evidence: "at the start of January", confidence: 1, note: "" });
+    const early = matchContext({ ...said(thread.start), session: thread, saidAt: "2023-01-03T07:45:00.000Z" }, startOfJanuary, opts);
+    assert.equal(early.ok, true);
+    assert.match(early.met[0]!, /^said during/);
+    assert.equal(matchContext({ ...said(thread.start), session: thread, saidAt: "2023-01-24T18:10:00.000Z" }, startOfJanuary, opts).ok, false);
+    // Without a time of its own, the turn is as old as its session: the whole thread meets the window.
+    assert.equal(matchContext({ ...said(thread.start), session: thread }, startOfJanuary, opts).ok, true);
+  });
+
   it("uses the session span only with session context on", () => {
     const later = said("2023-05-10T10:00:00.000Z");
     assert.equal(matchContext(later, frameWith(after()), { sessionContext: false }).ok, false);

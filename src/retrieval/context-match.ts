@@ -161,12 +161,19 @@ export function nearTime(context: EpisodicContext, condition: TimeCondition, mar
   return timesOf(context, { sessionContext: true }).some(([, t]) => Date.parse(t.start) < end && start < Date.parse(t.end));
 }
 
-/** The unit's times a condition may meet, each with how it says it: its event time, the times it mentions, its session, when its state held. */
+/**
+ * The unit's times a condition may meet, each with how it says it: its event time, the times it mentions, when it
+ * was said, when its state held. When it was said is its turn's own time where the turn has one, else its session's
+ * span: a thread of messages over three weeks is no episode of three weeks for each of them ("my plank max is 1:45",
+ * said on 3 January, answers "at the start of January"; "2:20, a new record", said on the 24th, does not).
+ */
 function timesOf(context: EpisodicContext, options: Pick<MatchOptions, "sessionContext" | "validDuring">): Array<[string, { start: string; end: string }]> {
   const times: Array<[string, { start: string; end: string }]> = [];
   if (context.eventTime) times.push(["event time", context.eventTime]);
   for (const m of context.mentionedTimes) times.push([`mentions "${m.text}"`, m.interval]);
-  if (options.sessionContext) times.push(["session", { start: context.session.start, end: sessionEnd(context.session) }]);
+  if (options.sessionContext) {
+    times.push(context.saidAt ? ["said", { start: context.saidAt, end: sessionEnd({ start: context.saidAt, end: context.saidAt }) }] : ["session", { start: context.session.start, end: sessionEnd(context.session) }]);
+  }
   if (options.validDuring) times.push(["valid", { start: options.validDuring.start, end: options.validDuring.end ?? "9999-12-31T00:00:00.000Z" }]);
   return times;
 }
@@ -178,7 +185,7 @@ function matchTime(context: EpisodicContext, condition: TimeCondition, options: 
   const windowLength = window.end - window.start;
   for (const [label, t] of candidates) {
     const length = Date.parse(t.end) - Date.parse(t.start);
-    if ((options.fineTimesOnly ?? true) && bounded && label !== "session" && label !== "valid" && length > COARSER_THAN_WINDOW * windowLength) continue;
+    if ((options.fineTimesOnly ?? true) && bounded && label !== "session" && label !== "said" && label !== "valid" && length > COARSER_THAN_WINDOW * windowLength) continue;
     if (Date.parse(t.start) < window.end && window.start < Date.parse(t.end)) {
       return `${label} ${condition.relation} ${describeInterval(condition.window)}`;
     }
