@@ -27,10 +27,10 @@ function onlyAsks(unit: MemoryUnit): boolean {
  * Wednesdays", "58 minutes on the reservoir loop"), or an open-world rule read
  * only older ones (it read "six months" of the Kobo, not "a year into the
  * Kobo now"): the statements that answer it as well as one another are
- * rivals, and the newest of them is the one that holds. Rivals are candidates near the head that both channels
- * rank among their first `depth` — the same words and the same meaning as
- * the query — that state rather than ask, and that the frame's subject said
- * (context-valid) when any rival is. The newest takes the best rival's place;
+ * rivals, and the newest of them is the one that holds. Rivals are candidates
+ * near the head that both channels rank among their first `depth` — the same
+ * words and the same meaning as the query — that state rather than ask, and
+ * that the frame's subject said (context-valid) when any rival is. The newest takes the best rival's place;
  * the others move down one, so the list keeps its members: a reordering, not
  * a bonus (a bonus by recency pushed other evidence out of the top K:
  * docs/experiments.md › Sequences).
