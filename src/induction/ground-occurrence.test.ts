@@ -157,3 +157,31 @@ test("grounding an ordinal: a plan of the event told as done later is an occurre
   assert.equal(grounded.condition.episodeId, "S2");
   assert.match(grounded.condition.note, /says so itself/, "the plan's own 'first trail race' is its report's");
 });
+
+test("grounding: a report that ends on a wish is an occurrence; one called off, or an assistant's advice, is not", () => {
+  const cue = findOccurrenceCue("Where did Oona go on her second kayak trip?")!;
+  const assistant = (id: string, sessionId: string, day: string, text: string): MemoryUnit => {
+    const unit = saidBy("Assistant", id, sessionId, day, text);
+    return { ...unit, context: { ...unit.context, role: "assistant" } };
+  };
+  const trips = [
+    saidBy("Oona", "k1", "S1", "2022-05-02", "Our first kayak trip went well, three days on the Dordogne. We want to go again soon."),
+    saidBy("Oona", "k2", "S2", "2022-08-10", "The kayak trip to Corsica got cancelled, the outfitter went bust."),
+    assistant("a3", "S3", "2022-10-01", "For a kayak trip in autumn, pack a dry bag and a thermal layer."),
+    saidBy("Oona", "k4", "S4", "2023-06-20", "Back from the kayak trip on the Tarn, my arms are dead."),
+  ];
+  const grounded = groundOccurrence(cue, trips, ["Oona", "Assistant"]);
+  assert.deepEqual(grounded.condition.occurrences.map((o) => o.episodeId), ["S1", "S4"]);
+  assert.equal(grounded.condition.episodeId, "S4");
+});
+
+test("grounding: a verb of the event holds in its other forms ('won' is told as 'second win')", () => {
+  const wins = [
+    saidBy("Cal", "w1", "S1", "2022-02-01", "We won the pub quiz last night! First win ever."),
+    saidBy("Cal", "w2", "S2", "2022-05-01", "Quiz night again, came fourth."),
+    saidBy("Cal", "w3", "S3", "2022-09-01", "Second win for the team, the prize was a cheese board."),
+  ];
+  const grounded = groundOccurrence(findOccurrenceCue("What was the prize the second time we won the quiz?")!, wins, ["Cal"]);
+  assert.equal(grounded.condition.episodeId, "S3");
+  assert.match(grounded.condition.note, /says so itself/);
+});

@@ -1,6 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { OccurrenceCondition } from "../model/recall-frame.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
+import { irregularForms } from "../language/irregular-verbs.js";
 import type { OccurrenceCue } from "./occurrence-cue.js";
 // Words, not an event time after the session: the time rules read "in ten days" (a duration) as a date ahead as readily as "in May" (a plan).
 import { tellsOfPlan } from "../language/plan-cue.js";
@@ -32,6 +33,9 @@ export const MENTION_DEPTH = 10;
  */
 export const PARAPHRASE_DEPTH = 5;
 
+/** An event called off or put off: told, but it did not happen (then). */
+const CALLED_OFF = /\b(?:cancel(?:l)?ed|call(?:ed)? off|postponed|put off|fell through|scrapped|(?:push|pushed|pushing) (?:it|the date|the dates) back|never happened|didn['’]t happen)\b/i;
+
 /** A past tense: what a turn asks or tells of has happened. */
 const PAST = /\b(?:was|were|did|had|went|came|saw|got|made|took|ran|swam|met|\w{2,}ed)\b/i;
 
@@ -59,9 +63,16 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
   const plans = new Map<string, { time: string }>();
   // "my second open-water race": a memory that says which occurrence it tells of settles it, however the others are worded.
   let stated: MemoryUnit | undefined;
-  const read = mentions.slice(0, MENTION_DEPTH).map((unit) => {
+  // An assistant's turn is advice about an event, never an occurrence of it.
+  const read = mentions.slice(0, MENTION_DEPTH).filter((unit) => unit.context.role !== "assistant").map((unit) => {
     const text = spokenText(unit);
-    return { unit, text, names: [...stemmedTerms(text)].some((t) => keyTerms.has(t)), plan: tellsOfPlan(text) };
+    const naming = text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => namesEvent(sentence, keyTerms));
+    // A report that ends on a wish ("We survived our first camping trip! The kids want to go again.")
+    // tells of the event as done: a sentence that names it in the past, with no plan word, outweighs
+    // the rest. One without a tense of its own ("My first time in Japan!") follows the whole turn.
+    // One that was called off ("it's all cancelled", "they keep pushing the date back") did not happen.
+    const toldDone = naming.some((sentence) => PAST.test(sentence) && !tellsOfPlan(sentence) && !CALLED_OFF.test(sentence));
+    return { unit, text, names: naming.length > 0, plan: !toldDone && (tellsOfPlan(text) || CALLED_OFF.test(text)) };
   });
   // Where the event is announced as a plan, the turns around it are about the plan — the
   // other speaker's reply ("A trail race! Are you training?"), the subject's own words that
@@ -158,11 +169,23 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
   };
 }
 
-/** The event phrase's own words: the people in it name nobody's event. */
+/**
+ * The event phrase's own words: the people in it name nobody's event. A verb
+ * holds in its other forms: "the second time we won the quiz" is told as "second win".
+ */
 function eventTerms(phrase: string, knownPeople: readonly string[]): Set<string> {
   const terms = stemmedTerms(phrase);
   for (const person of knownPeople) for (const t of stemmedTerms(person)) terms.delete(t);
+  for (const word of phrase.split(/\s+/)) {
+    if (!terms.has([...stemmedTerms(word)][0] ?? "")) continue;
+    for (const form of irregularForms(word) ?? []) for (const t of stemmedTerms(form)) terms.add(t);
+  }
   return terms;
+}
+
+/** Whether a sentence names the event by one of its key words. */
+function namesEvent(sentence: string, keyTerms: ReadonlySet<string>): boolean {
+  return [...stemmedTerms(sentence)].some((t) => keyTerms.has(t));
 }
 
 /**

@@ -13,6 +13,28 @@ test("occurrence cues: an ordinal in front of the event it counts", () => {
   assert.equal(findOccurrenceCue("What happened to Clara at the first concert she mentioned?")?.event, "concert");
 });
 
+test("occurrence cues: an ordinal that closes the question counts the question's own clause", () => {
+  assert.deepEqual(findOccurrenceCue("Where did Ilka hear Blue Fjord play the second time?"), {
+    position: "ordinal",
+    ordinal: 2,
+    event: "Blue Fjord play",
+    evidence: "Where did Ilka hear Blue Fjord play the second time",
+  });
+  assert.equal(findOccurrenceCue("Who did Tomas go to Rock Werchter with the first time?")?.event, "Rock Werchter");
+  assert.equal(findOccurrenceCue("What did she say the last time?"), null, "a light verb alone names no event");
+  assert.equal(findOccurrenceCue("What did I do the last time?"), null);
+});
+
+test("occurrence cues: 'the time before' a name is counted from the occurrence it names", () => {
+  assert.deepEqual(findOccurrenceCue("Where did they go sailing the time before Mallorca?"), {
+    position: "before",
+    ordinal: -1,
+    event: "sailing",
+    anchor: "Mallorca",
+    evidence: "the time before Mallorca",
+  });
+});
+
 test("occurrence cues: 'after her first' asks for the next one", () => {
   assert.equal(findOccurrenceCue("Did Hana go back to Jeju after her first trip, and what did she do there?")?.ordinal, 2);
 });

@@ -49,6 +49,15 @@ const BEFORE_EVENT = new RegExp(`\\b(after\\s+)?(?:the|her|his|their|my|your|our
 const TIME_CLAUSE = new RegExp(`\\b(after\\s+)?the\\s+(${ORDINAL})\\s+time\\s+(?:that\\s+)?([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})`, "iu");
 // "the time before" the last one
 const TIME_BEFORE = /\bthe time before\b(?!\s+(?:the|her|his|their|my|your|our|she|he|they|i|you|we)\b)/i;
+// "the time before Snowdonia": the one before the occurrence a name places
+const TIME_BEFORE_NAMED = /\bthe time (before|after) ((?:the\s+)?\p{Lu}[\p{L}\p{N}'’-]*(?:\s+\p{Lu}[\p{L}\p{N}'’-]*)*)$/u;
+// "Where did Ezra see Harbour Lights the second time?": the ordinal closes the question, whose
+// own clause (after its subject) is the event; the verb names no kind of event, what it is done to does.
+const CLAUSE_THEN_TIME = new RegExp(
+  // Case matters: the subject is a name's capitals or a pronoun (no "i" flag, which would let \\p{Lu} match any letter).
+  `^(?:[Ww]hat|[Ww]here|[Ww]ho|[Ww]hom|[Hh]ow|[Ww]hen|[Ww]hich|[Ww]hy)\\b.*?\\b(?:did|do|does|was|were|had|has|have)\\s+(?:\\p{Lu}[\\p{L}'’-]*(?:\\s+\\p{Lu}[\\p{L}'’-]*)*|she|he|they|I|you|we)\\s+(.+?)\\s+the\\s+(${ORDINAL})\\s+time$`,
+  "u",
+);
 // "his next race after the half marathon", "the previous trip before the Westfjords one"
 const STEP_FROM = /\b(?:the|her|his|their|my|your|our|\p{Lu}\p{Ll}+['’]s)\s+(next|following|previous|preceding)\s+([\p{L}\p{N}-]+(?:\s+(?!after\b|before\b)[\p{L}\p{N}'’-]+){0,4}?)\s+(after|before)\s+((?:the|her|his|their|my|your|our|\p{Lu}\p{Ll}+['’]s)\s+[\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,4})/iu;
 // "the trip after the Jeju one": the same kind of event, counted from the one named
@@ -91,6 +100,15 @@ export function findOccurrenceCue(query: string): OccurrenceCue | null {
     if (!/\p{L}/u.test(event)) continue;
     return { position: "ordinal", ordinal, event, evidence: m[0].trim() };
   }
+  const closing = CLAUSE_THEN_TIME.exec(text);
+  if (closing) {
+    const clause = closing[1]!.replace(/\s+with$/i, "").replace(TRAILING, "").trim();
+    // "see Harbour Lights" → "Harbour Lights", "go to Jazz Cerkno" → "Jazz Cerkno"; a bare verb stays.
+    const object = clause.replace(/^[\p{L}'’-]+\s+(?:(?:back\s+)?(?:to|at|in|on|for|with|from)\s+)?/iu, "").trim();
+    const event = /\p{L}/u.test(object) && object !== clause ? object : clause;
+    // "What did I do the last time?" names no event.
+    if (/\p{L}/u.test(event) && !TIME_SPAN.test(event) && !/^(?:do|go|get|have|be|happen|say|mention|talk|feel|think|like)$/i.test(event)) return { position: "ordinal", ordinal: ORDINAL_WORDS[closing[2]!.toLowerCase().replace(/\s+/g, " ")]!, event, evidence: closing[0].trim() };
+  }
   const upcoming = UPCOMING.exec(text);
   if (upcoming && !TIME_SPAN.test(upcoming[1]!) && !CHAT.test(upcoming[1]!)) {
     const event = upcoming[1]!.replace(TRAILING, "").trim();
@@ -99,6 +117,12 @@ export function findOccurrenceCue(query: string): OccurrenceCue | null {
   const again = AGAIN.exec(text);
   // The verb's object is the event ("go to Iceland again": "Iceland"); the verb itself names no kind of event.
   if (again && /\p{L}/u.test(again[1]!)) return { position: "repeat", ordinal: 2, event: again[1]!.replace(/^\s*(?:to|back to|back)\s+/i, "").replace(TRAILING, "").trim(), evidence: again[0].trim() };
+  const named = TIME_BEFORE_NAMED.exec(text);
+  if (named) {
+    const event = text.slice(0, named.index).replace(/^\s*(?:what|where|who|how|when|which)\b[^,]*?\b(?:did|was|were|do|does)\s+(?:\p{Lu}[\p{L}'’-]*|she|he|they|i|you|we)\s+/iu, "").replace(/^(?:go|went|do|did)\s+/i, "").trim();
+    const after = named[1]!.toLowerCase() === "after";
+    if (/\p{L}/u.test(event)) return { position: after ? "after" : "before", ordinal: after ? 1 : -1, event, anchor: named[2]!, evidence: named[0] };
+  }
   const before = TIME_BEFORE.exec(text);
   if (before) return { position: "ordinal", ordinal: -2, event: text.slice(0, before.index).replace(/^\s*(?:what|where|who|how|when|which)\b[^,]*?\b(?:did|was|were|do|does)\s+/i, "").trim(), evidence: before[0] };
   return null;
