@@ -30,3 +30,11 @@ test("a span up to now in the present perfect is a current-state cue of its own,
   assert.equal(findCurrentStateCue("How long did Ines live in Lisbon?", false), null);
   assert.equal(findCurrentStateCue("How long has Tom lived in Porto?", true), null);
 });
+
+test("a part of a known whole counted in the present perfect is progress up to now; a bare count is not", () => {
+  assert.equal(findCurrentStateCue("How many of the chapters has Lina translated?", false), "how many of … have");
+  assert.equal(findCurrentStateCue("How many of my vaccinations have I had?", false), "how many of … have");
+  assert.equal(findCurrentStateCue("How many books have I read?", false), "present tense");
+  assert.equal(findCurrentStateCue("How many of the chapters had Lina translated by May?", false), null);
+  assert.equal(findCurrentStateCue("How many of the chapters has Lina translated since June?", false), "present tense");
+});

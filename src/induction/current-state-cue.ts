@@ -20,6 +20,13 @@ const YES_NO_PRESENT = /^\s*(?:do|does|is|are|am|have|has)\s+(?:I|you|he|she|the
  */
 const SPAN_UP_TO_NOW = /^\s*how long\s+(?:have|has)\b(?![^?]*\b(?:before|after|when|until|since|ago)\b)/i;
 
+/**
+ * "How many of the modules have I finished?": a part of a known whole, counted in the present perfect, is progress
+ * up to now — the newest count holds ("ten done" over "four of the twelve"). A count without "of the" ("how many
+ * books have I read?") is as often a sum over many memories, and stays a plain present-tense question.
+ */
+const PROGRESS_UP_TO_NOW = /^\s*how many of (?:the|my|his|her|their|our|your)\b[^?]*\b(?:have|has)\b(?![^?]*\b(?:before|after|when|until|since|ago|by)\b)/i;
+
 /** The cue of a plain present-tense question: no word of it says "now". */
 export const PRESENT_TENSE = "present tense";
 
@@ -31,6 +38,7 @@ export function findCurrentStateCue(query: string, hasPastTime: boolean): string
   if (now) return now[0];
   const span = SPAN_UP_TO_NOW.exec(query);
   if (span) return span[0].trim().toLowerCase();
+  if (PROGRESS_UP_TO_NOW.test(query)) return "how many of … have";
   // The auxiliary leads the question capitalised; the pattern reads it in lowercase.
   // A past auxiliary anywhere asks of then: "what car did he have when he lived in Cape Town?"
   if (PAST_AUXILIARY.test(query)) return null;
