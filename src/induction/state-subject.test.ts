@@ -27,6 +27,12 @@ describe("isSubjectAsked", () => {
     assert.ok(isSubjectAsked({ name: "Ana", evidence: "" }, "User's sister", "User", aliases));
     assert.ok(!isSubjectAsked({ relation: "sister", of: "Tom", evidence: "" }, "User's sister", "User", new Map()));
   });
+  it("kin has several names: 'my father' is whom the statements call 'dad'", () => {
+    assert.ok(isSubjectAsked({ relation: "father", evidence: "" }, "User's dad", "User", new Map()));
+    assert.ok(isSubjectAsked({ relation: "mum", of: "Tom", evidence: "" }, "tom's mother", "User", new Map()));
+    assert.ok(!isSubjectAsked({ relation: "mum", of: "Tom", evidence: "" }, "ana's mother", "User", new Map()));
+    assert.ok(!isSubjectAsked({ relation: "father", evidence: "" }, "User's grandpa", "User", new Map()));
+  });
   it("the asker's own states are those a speaker states of themself; no subject asked matches any", () => {
     assert.ok(isSubjectAsked({ self: true, evidence: "I" }, "User", "User", aliases));
     assert.ok(!isSubjectAsked({ self: true, evidence: "I" }, "Ana", "User", aliases));

@@ -49,6 +49,15 @@ export function findStateSubject(query: string, knownPeople: readonly string[] =
   return named ? { name: named.name, evidence: named.evidence } : null;
 }
 
+/** One word per kin: "dad" and "father" are the same person's names. */
+const KIN: Record<string, string> = { dad: "father", daddy: "father", papa: "father", mum: "mother", mom: "mother", mummy: "mother", mommy: "mother", mama: "mother", grandad: "grandfather", granddad: "grandfather", grandpa: "grandfather", grandma: "grandmother", granny: "grandmother", nan: "grandmother", nana: "grandmother" };
+
+function sameKin(relation: string): (other: string) => boolean {
+  const canonical = (word: string) => KIN[word] ?? word;
+  const wanted = canonical(relation.toLowerCase());
+  return (other) => canonical(other) === wanted;
+}
+
 /**
  * Whether a statement's subject is the one asked about. `aliasOf` resolves
  * relations to names ("ines's sister" → "ana"); `speaker` is who said the
@@ -59,10 +68,14 @@ export function isSubjectAsked(asked: StateSubject | null, subject: string, spea
   if (!asked) return true;
   const resolved = resolveSubject(subject, aliasOf);
   if (asked.relation) {
-    const relationOf = (owner: string) => `${owner.toLowerCase()}'s ${asked.relation}`;
+    // "my father" asks of whom the statements call "dad".
+    const kin = sameKin(asked.relation);
     // Of a named person, or of whoever asks (the speaker of the statement, in a chat with one user).
-    const wanted = asked.of ? relationOf(asked.of) : null;
-    const matches = (relation: string) => (wanted ? relation === wanted : relation.endsWith(`'s ${asked.relation}`));
+    const owner = asked.of?.toLowerCase();
+    const matches = (relation: string) => {
+      const at = relation.lastIndexOf("'s ");
+      return at >= 0 && kin(relation.slice(at + 3)) && (owner === undefined || relation.slice(0, at) === owner);
+    };
     if (matches(subject.toLowerCase())) return true;
     return [...aliasOf].some(([relation, name]) => name === resolved && matches(relation));
   }

@@ -24,6 +24,10 @@ const PLACE = "([A-Z][\\p{L}'’-]+(?:[ -][A-Z][\\p{L}'’-]+){0,3})";
 const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4}|the [a-z][\\p{Ll}'’-]+(?: [a-z][\\p{Ll}'’-]+)?)";
 /** Staying somewhere, not visiting: "still in", "been in", "settled in" ("is in Paris this weekend" is a visit). */
 const STAYING = "(?:(?:still|now|currently|been|living|based|settled) )+in";
+/** Kin a speaker calls by the word alone, capitalised as a name: "Dad", "Mum", "Grandma". */
+const BARE_KIN = /^(?:Dad|Mum|Mom|Mam|Grandma|Grandpa|Grandad|Granny|Nan|Nana)$/;
+/** A home one moves into: "a flat in Nørrebro", "her new place in Leith". */
+const HOME = "(?:a |an |the |her |his |their |my )?(?:new |shared |small |tiny |little |big |nice )*(?:flat|apartment|house|place|home|room|studio|cottage|bungalow|condo|dorm|houseshare|flatshare)";
 /** Who: "my (older) sister (Ana)", "Ana", "Ana's". Groups: relation, name after it, bare name. */
 const WHO = `(?:\\b[Mm]y ${RELATION}(?:,? ${NAME})?|\\b${NAME})`;
 const ADV = "(?:now |still |currently |finally |just |recently |officially |actually |also )*";
@@ -42,6 +46,9 @@ interface OthersRule {
 const RULES: OthersRule[] = [
   { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back )?to ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  // "Signe has moved into a flat in Nørrebro", "Dad moved in with Chiara in Alba": where the new home is
+  // (a clause joined by "and" shares its subject: "Signe is back from Berlin and has moved into a flat in Nørrebro")
+  { re: new RegExp(`${WHO}(?: [^.,;:!?]{1,40}? and)? ${ADV}(?:has |have |just )*(?:moved|moving) (?:into ${HOME}|in with (?:[\\p{Lu}][\\p{L}'’-]+|(?:her|his|their|my|our) \\w+)) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   // "Elodie's still in Leeds for now", "my brother's been in Cork since June", "Arjun's settled in Bristol": staying, not a visit ("Ana is in Paris this weekend")
   { re: new RegExp(`${WHO}(?:'s| is| has) ${STAYING} ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO}['’]s (?:new |current )?(?:job|position|role) is (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
@@ -170,7 +177,11 @@ function clean(value: string): string {
  */
 function subjectOf(m: RegExpExecArray, speaker: string): { subject: string; relation: string | null } | null {
   const relation = m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : null;
-  const name = m[2] ?? m[3];
+  let name = m[2] ?? m[3];
+  // "And Kasia…", "Then Dad…": a sentence's opening word before a name is no part of it.
+  if (name && / /.test(name) && isSentenceWord(name)) name = name.slice(name.indexOf(" ") + 1);
+  // "Dad moved in with Chiara": a parent or grandparent called by kin alone is the speaker's.
+  if (name && !m[1] && BARE_KIN.test(name)) return { subject: `${speaker}'s ${name.toLowerCase()}`, relation: null };
   if (name && isSentenceWord(name)) return relation && !m[3] ? { subject: relation, relation: null } : null;
   if (name && RELATION_RE.test(name)) return null;
   if (name) return { subject: name, relation };

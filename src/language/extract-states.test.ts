@@ -164,6 +164,16 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Other news: Josie and Anton have split up.", "Imogen"), ["Josie | partner =  (ends)"]);
   });
 
+  it("a parent called by kin alone is the speaker's; a new home moved into, or moved into with someone, is where they live", () => {
+    assert.deepEqual(keys("Then Dad moved to Leeds.", "Ruth"), ["Ruth's dad | residence = leeds"]);
+    assert.deepEqual(keys("Grandma moved in with my aunt in Cobh after the winter.", "Ruth"), ["Ruth's grandma | residence = cobh"]);
+    assert.deepEqual(keys("Fergus passed his exams and has moved into a shared flat in Leith.", "Ruth"), ["Fergus | residence = leith"]);
+    // A sentence's opening word is no part of the name after it.
+    assert.deepEqual(keys("And Josie is dating Anton.", "Imogen"), ["Josie | partner = anton"]);
+    // Kin with "my" was read before; a capitalised kin word that only starts a greeting is nobody.
+    assert.deepEqual(keys("Dad says hi.", "Ruth"), []);
+  });
+
   it("a word that opens a sentence or contracts \"I\" is nobody: \"I'm\", \"I've\", \"Bit of both\" name no other person", () => {
     assert.deepEqual(keys("Yes. I'm a bit sad, but it's time. I'm retired, why not.", "Yusuf"), ["Yusuf | job = retired"]);
     assert.deepEqual(keys("I retired last spring.", "Yusuf"), ["Yusuf | job = retired"]);
