@@ -173,6 +173,8 @@ export interface ReinstateSignals {
   rivalDepth: number;
   /** A question counting a category: the weight of the lexical search for the category's kinds (0 = off). */
   countedKinds: number;
+  /** "Before/after <an event>": the memory of that event goes behind the next context-valid candidate (anchor-behind.ts). */
+  anchorBehind: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -199,4 +201,5 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   addresseesNotSubjects: true,
   rivalDepth: RIVAL_DEPTH,
   countedKinds: COUNTED_KINDS,
+  anchorBehind: true,
 };

@@ -22,6 +22,7 @@ import { statesFirst } from "./states-first.js";
 import { staleBehindSuccessors } from "./validity-order.js";
 import { sameKeyNewestFirst } from "./same-key-order.js";
 import { newestRivalFirst } from "./newest-rival-first.js";
+import { anchorBehindNextValid } from "./anchor-behind.js";
 import { checkArgs, checkFields } from "../model/check-args.js";
 
 export {
@@ -118,6 +119,10 @@ export interface ReinstateOptions {
  *   an active frame      → C_ctx: the first CONTEXT_DEPTH candidates whose
  *                          episodic context satisfies the frame, in that
  *                          order; then C_content: the rest; cut to K;
+ *                          a time counted before or after an event found
+ *                          in memory puts that event's own memory behind
+ *                          the next context-valid one (it is the reference,
+ *                          not the answer);
  *   aggregating query    → its episode support keeps AGGREGATE_SUPPORT_SHARE of
  *                          the best hits' part (coverage stays whole), and the
  *                          list is spread over episodes (EPISODE_SPREAD),
@@ -144,7 +149,7 @@ export interface ReinstateOptions {
  *
  * The steps' files: answer-aware.ts (with time-asked-boost.ts), episode-of.ts
  * and episode-support.ts, successor-lift.ts, state-answers.ts,
- * context-valid.ts (over context-match.ts), answers-before-questions.ts,
+ * context-valid.ts (over context-match.ts), anchor-behind.ts, answers-before-questions.ts,
  * spread-over-episodes.ts, states-first.ts, same-key-order.ts, newest-rival-first.ts, validity-order.ts (with
  * valid-span.ts); speaks-for-a-service.ts is shared by two of them.
  */
@@ -184,6 +189,9 @@ export function reinstate(
   // 6. C_ctx first: the content-relevant candidates whose context satisfies the active frame, then the rest.
   const contextValid = contextValidUnits(ranking, frame, unitOf, options, signals, reasonsOf);
   let ordered = [...ranking.filter((c) => contextValid.has(c.unitId)), ...ranking.filter((c) => !contextValid.has(c.unitId))];
+
+  // 6b. "Before/after <an event>": the event's own memory is the reference point, not the answer.
+  if (signals.anchorBehind) ordered = anchorBehindNextValid(ordered, frame, contextValid, reasonsOf);
 
   // 7. One occurrence asked about: the frame chose the episode, so its answer tells more than the question about it.
   if (signals.occurrenceAnswerFirst && isReliable(frame?.occurrence ?? null) && frame!.occurrence!.episodeId !== null && options.nextUnitOf)
