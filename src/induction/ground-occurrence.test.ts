@@ -185,3 +185,18 @@ test("grounding: a verb of the event holds in its other forms ('won' is told as 
   assert.equal(grounded.condition.episodeId, "S3");
   assert.match(grounded.condition.note, /says so itself/);
 });
+
+test("grounding: the present tense with a time ahead of when it was said is a plan, not an occurrence", () => {
+  const ahead = (unit: MemoryUnit, start: string): MemoryUnit => ({ ...unit, context: { ...unit.context, eventTime: { start, end: start, granularity: "month" } } });
+  const talks = [
+    ahead(saidBy("Ife", "t1", "S1", "2023-04-02", "I'm presenting a poster at the conference in Leeds in June."), "2023-06-01T00:00:00.000Z"),
+    saidBy("Ife", "t2", "S2", "2023-06-20", "The conference in Leeds went well, two people asked for my slides."),
+    saidBy("Ife", "t3", "S3", "2023-11-20", "Back from the conference in York, my talk went fine."),
+  ];
+  const grounded = groundOccurrence(findOccurrenceCue("Where was the second conference Ife went to?")!, talks, ["Ife"]);
+  assert.deepEqual(grounded.condition.occurrences.map((o) => o.episodeId), ["S2", "S3"]);
+  assert.equal(grounded.condition.episodeId, "S3");
+  // Without a time ahead, the same words tell of something going on: an occurrence.
+  const now = groundOccurrence(findOccurrenceCue("Where was the second conference Ife went to?")!, [saidBy("Ife", "t1", "S1", "2023-04-02", "I'm presenting a poster at the conference in Leeds."), ...talks.slice(1)], ["Ife"]);
+  assert.deepEqual(now.condition.occurrences.map((o) => o.episodeId), ["S1", "S2", "S3"]);
+});

@@ -3,8 +3,9 @@ import type { OccurrenceCondition } from "../model/recall-frame.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
 import { irregularForms } from "../language/irregular-verbs.js";
 import type { OccurrenceCue } from "./occurrence-cue.js";
-// Words, not an event time after the session: the time rules read "in ten days" (a duration) as a date ahead as readily as "in May" (a plan).
-import { tellsOfPlan } from "../language/plan-cue.js";
+// Words first, not an event time after the session alone: the time rules read "in ten days" (a duration) as a date
+// ahead as readily as "in May" (a plan). A time ahead counts only beside a present tense that names it ("I'm presenting in June").
+import { tellsOfPlan, timeCueIn } from "../language/plan-cue.js";
 import { spokenText } from "../model/spoken-text.js";
 
 /**
@@ -72,7 +73,9 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
     // the rest. One without a tense of its own ("My first time in Japan!") follows the whole turn.
     // One that was called off ("it's all cancelled", "they keep pushing the date back") did not happen.
     const toldDone = naming.some((sentence) => PAST.test(sentence) && !tellsOfPlan(sentence) && !CALLED_OFF.test(sentence));
-    return { unit, text, names: naming.length > 0, plan: !toldDone && (tellsOfPlan(text) || CALLED_OFF.test(text)) };
+    // "I'm presenting a poster in Manchester in June", said in April: the present tense names a time ahead.
+    const ahead = naming.some((sentence) => timeCueIn(sentence) === "future") && isAhead(unit);
+    return { unit, text, names: naming.length > 0, plan: !toldDone && (tellsOfPlan(text) || CALLED_OFF.test(text) || ahead) };
   });
   // Where the event is announced as a plan, the turns around it are about the plan — the
   // other speaker's reply ("A trail race! Are you training?"), the subject's own words that
@@ -230,6 +233,12 @@ function statedOrdinal(text: string, keyTerms: ReadonlySet<string>): number | nu
     if (next.some((t) => keyTerms.has(t))) return STATED_VALUE[m[1]!.toLowerCase()]!;
   }
   return null;
+}
+
+/** Whether the unit's event lies after it was said. */
+function isAhead(unit: MemoryUnit): boolean {
+  const event = unit.context.eventTime?.start;
+  return event !== undefined && event > (unit.context.saidAt ?? unit.context.session.start);
 }
 
 /** When a planned event is to happen: its event time when it lies ahead of the telling, else the session's. */
