@@ -30,12 +30,12 @@ const units = [
   said("mid", "2023-04-02", "Ann: The Fairphone's battery is fine again after the repair."),
 ];
 const byId = new Map(units.map((u) => [u.id, u]));
-const ordered = [ranked("old", 1, 2, 0.9), ranked("aside", 30, 3, 0.5), ranked("asks", 2, 1, 0.45), ranked("new", 4, 5, 0.4), ranked("mid", 3, 40, 0.3)];
+const ordered = [ranked("old", 1, 2, 0.9), ranked("aside", 30, 6, 0.5), ranked("asks", 2, 1, 0.45), ranked("new", 4, 5, 0.4), ranked("mid", 5, 40, 0.3)];
 
 test("a question saying now: the newest statement both channels rank alike takes the best one's place; the rest keep their order", () => {
   const reasons = new Map<string, string[]>();
   const out = newestRivalFirst(ordered, frameSaying("now"), (id) => byId.get(id), new Set(), 10, reasons);
-  // "asks" is newer but a question; "aside" and "mid" are ranked by one channel only: none is a rival.
+  // "asks" is newer but a question; "aside" and "mid" are ranked by one channel only, neither among its first 3: none is a rival.
   assert.deepEqual(out.map((c) => c.unitId), ["new", "old", "aside", "asks", "mid"]);
   assert.match(reasons.get("new")![0]!, /the newest of 2 memories that match the question alike \(said 2023-09-10\)/);
   assert.equal(out.length, ordered.length, "a reordering: every candidate stays");
@@ -73,4 +73,18 @@ test("a turn that tells something before its question is a rival; one that only 
   assert.deepEqual(newestRivalFirst(list, frameSaying("now"), (id) => byTold.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["toldThenAsked", "old", "onlyAsks"]);
   const withComma = [ranked("old", 1, 1, 0.9), ranked("commaAsk", 2, 2, 0.8)];
   assert.deepEqual(newestRivalFirst(withComma, frameSaying("now"), (id) => byTold.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["commaAsk", "old"]);
+});
+
+test("a candidate one channel ranks among its first three is a rival, though the other does not rank it", () => {
+  const dose = [
+    said("start", "2022-05-01", "Ann: My GP put me on lisinopril 10 mg."),
+    said("doubled", "2022-10-01", "Ann: The GP doubled my dose of lisinopril to 20 mg."),
+    said("back", "2024-03-20", "Ann: My GP dropped me back down to 10 mg in March."),
+  ];
+  const byDose = new Map(dose.map((u) => [u.id, u]));
+  const list = [ranked("doubled", 2, 6, 0.9), ranked("start", 1, 1, 0.8), ranked("back", null, 2, 0.5)];
+  assert.deepEqual(newestRivalFirst(list, frameSaying("now"), (id) => byDose.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["back", "doubled", "start"]);
+  // Dense 4th and no lexical rank: no rival; the newest of the other two is already first.
+  const weaker = [ranked("doubled", 2, 6, 0.9), ranked("start", 1, 1, 0.8), ranked("back", null, 4, 0.5)];
+  assert.deepEqual(newestRivalFirst(weaker, frameSaying("now"), (id) => byDose.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["doubled", "start", "back"]);
 });

@@ -9,6 +9,13 @@ import type { ContentCandidate } from "./content-recall.js";
 const RIVAL_WINDOW = 10;
 
 /**
+ * A candidate one channel ranks among its very first is a rival too, whatever
+ * the other says: "My GP dropped me back down to 10 mg" is the dense channel's
+ * second for "What dose of lisinopril am I on now?" and holds none of its words.
+ */
+const STRONG_RANK = 3;
+
+/**
  * A turn that ends in a question but tells something first ("I've had this
  * Fairphone for nearly three years, is it worth replacing the battery?", "I've
  * got a secondhand iPhone 13 now. How do I move my chats?") states a value as
@@ -29,7 +36,8 @@ function onlyAsks(unit: MemoryUnit): boolean {
  * Kobo now"): the statements that answer it as well as one another are
  * rivals, and the newest of them is the one that holds. Rivals are candidates
  * near the head that both channels rank among their first `depth` — the same
- * words and the same meaning as the query — that state rather than ask, and
+ * words and the same meaning as the query — or one among its first
+ * STRONG_RANK, that state rather than ask, and
  * that the frame's subject said (context-valid) when any rival is. The newest takes the best rival's place;
  * the others move down one, so the list keeps its members: a reordering, not
  * a bonus (a bonus by recency pushed other evidence out of the top K:
@@ -52,7 +60,9 @@ export function newestRivalFirst(
   const rivals: Array<{ at: number; said: string; candidate: ContentCandidate }> = [];
   for (const [at, c] of ordered.slice(0, RIVAL_WINDOW).entries()) {
     const u = unitOf(c.unitId);
-    if (!u || onlyAsks(u) || !c.lexical || !c.dense || c.lexical.rank > depth || c.dense.rank > depth) continue;
+    const lexical = c.lexical?.rank ?? Number.POSITIVE_INFINITY;
+    const dense = c.dense?.rank ?? Number.POSITIVE_INFINITY;
+    if (!u || onlyAsks(u) || !((lexical <= depth && dense <= depth) || Math.min(lexical, dense) <= STRONG_RANK)) continue;
     rivals.push({ at, said: timeOf(u), candidate: c });
   }
   const own = rivals.filter((r) => contextValid.has(r.candidate.unitId));
