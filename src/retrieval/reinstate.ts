@@ -142,7 +142,8 @@ export interface ReinstateOptions {
  *                          it, or goes last; when no rule read a state and
  *                          the query says "now", the newest of the
  *                          candidates both channels rank in their first
- *                          RIVAL_DEPTH takes the best one's place.
+ *                          RIVAL_DEPTH (or one in its first three) takes
+ *                          the best one's place.
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
  * away, because frame induction can be wrong.
