@@ -174,6 +174,14 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Dad says hi.", "Ruth"), []);
   });
 
+  it("a workplace quit or a car sold, named: the statement that ends it keeps the name", () => {
+    assert.deepEqual(keys("Quick one: I quit the Musikschule at the end of November.", "Yev"), ["Yev | employer = musikschule (ends)"]);
+    assert.deepEqual(keys("I handed in my notice at Harcourt & Lyle.", "Chidi"), ["Chidi | employer = harcourt & lyle (ends)"]);
+    assert.deepEqual(keys("I sold the Fiesta last weekend.", "Ife"), ["Ife | car = fiesta (ends)"]);
+    // Unnamed, as before: the slot ends.
+    assert.deepEqual(keys("I sold my old car.", "Ife"), ["Ife | car =  (ends)"]);
+  });
+
   it("a word that opens a sentence or contracts \"I\" is nobody: \"I'm\", \"I've\", \"Bit of both\" name no other person", () => {
     assert.deepEqual(keys("Yes. I'm a bit sad, but it's time. I'm retired, why not.", "Yusuf"), ["Yusuf | job = retired"]);
     assert.deepEqual(keys("I retired last spring.", "Yusuf"), ["Yusuf | job = retired"]);

@@ -109,6 +109,8 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\bI (?:start|started|began) (?:work |working )?as (?:a |an |the )?${ROLE}`, "u"), read: (m) => set("job", m[1]) },
   { re: /\b(?:now )?I (?:own|run|opened) (?:a |an |my own |our own )([a-z]+(?: [a-z]+)?)\b/u, read: (m) => set("job", `own ${m[1]}`) },
   { re: /\b(?:[Rr]unning|opened) (?:my|our) own ([a-z]+)\b/u, read: (m) => set("job", `own ${m[1]}`) },
+  // "I quit the Musikschule", "I handed in my notice at Harcourt & Lyle": the workplace that ended, named.
+  { re: new RegExp(`\\bI (?:just |finally |recently |officially )*(?:quit (?:my job (?:at|with) )?|(?:handed in|put in|gave in|gave) (?:my )?notice (?:at|to) )${ORG}`, "u"), read: (m) => end("employer", m[1]) },
   { re: /\bI (?:just |finally |recently )*(?:quit|left|lost) (?:my job|the (?:pub|firm|school|company|office|restaurant|café|cafe|clinic|bank|agency|studio|hospital|shop|bakery|hotel|factory|lab|salon|store|supermarket|warehouse|newspaper|startup|practice|museum|library|theatre|theater|brewery|kitchen|bar|garage|workshop))\b/u, read: () => end("job") },
   // partner
   { re: new RegExp(`\\b[Mm]y (?:new )?(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?),? ${NAME}`, "u"), read: (m) => set("partner", m[1]), stative: true },
@@ -134,7 +136,7 @@ const RULES: Rule[] = [
   // "I sold the Golf and bought a second-hand Toyota Hilux": the new one is the state the turn leaves.
   { re: new RegExp(`\\bI (?:sold|traded in|got rid of|scrapped) [^.!?]{1,60}? and (?:then |finally )?(?:bought|got|leased) (?:a |an )?(?:new |used |second-hand )?((?:[A-Z][\\w-]* )*${VEHICLE}\\w*(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
   { re: new RegExp(`\\bI ${NOW}sold my (?:old )?${VEHICLE}\\b`, "iu"), read: () => end("car") },
-  { re: new RegExp(`\\bI ${NOW}sold (?:the|my) (?:old )?(?:${BRAND} )?[A-Z][\\w-]*\\b`, "u"), read: () => end("car") },
+  { re: new RegExp(`\\bI ${NOW}sold (?:the|my) (?:old )?((?:${BRAND} )?[A-Z][\\w-]*)\\b`, "u"), read: (m) => end("car", m[1]) },
   { re: new RegExp(`\\b[Mm]y (?:old |new |trusty )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
   { re: new RegExp(`\\b(?:bought|got|drive|leased) (?:a |an |my )?(?:new |used |second-hand |electric )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },
   { re: new RegExp(`\\bbought (?:a |an )(?:[\\w-]+ ){0,2}(?:car|truck|bakkie|van|motorbike|motorcycle|scooter),? (?:a |an )?(${BRAND}(?: [A-Z0-9][\\w-]*)*)`, "u"), read: (m) => set("car", m[1]) },

@@ -42,18 +42,21 @@ function oldValuesBySpeaker(states: NamespaceValidity): Map<string, OldValues> {
   const orders = new Map<string, number>();
   for (const u of states.stateUnits.values()) {
     const v = states.validity.get(u.id);
-    if (!v?.supersededBy || !v.validTo) continue;
     const speaker = (u.context.participants[0] ?? "").toLowerCase();
     for (const s of u.context.states ?? []) {
       // A value short or numeric names nothing a later sentence would repeat by chance.
-      if (!ANCHOR_SLOTS.has(s.slot) || s.ends || s.value.length < 3 || /^\d/.test(s.value)) continue;
+      if (!ANCHOR_SLOTS.has(s.slot) || s.value.length < 3 || /^\d/.test(s.value)) continue;
+      // A value superseded later, or one a statement says ended ("I quit the Musikschule", "I sold the Fiesta"):
+      // what the speaker said of it before holds no longer for sure.
+      const ended = s.ends ? { until: timeOf(u), by: u.id } : v?.supersededBy && v.validTo ? { until: v.validTo, by: v.supersededBy } : null;
+      if (!ended) continue;
       const first = wordsOf(s.value)[0];
       if (!first) continue;
       const byWord = index.get(speaker) ?? new Map<string, OldValue[]>();
       const list = byWord.get(first) ?? [];
       const order = (orders.get(speaker) ?? 0) + 1;
       orders.set(speaker, order);
-      list.push({ order, word: new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(s.value)}(?![\\p{L}\\d])`, "iu"), label: `${s.slot} = ${s.value}`, until: v.validTo, supersededBy: v.supersededBy });
+      list.push({ order, word: new RegExp(`(?<![\\p{L}\\d])${escapeRegExp(s.value)}(?![\\p{L}\\d])`, "iu"), label: `${s.slot} = ${s.value}`, until: ended.until, supersededBy: ended.by });
       byWord.set(first, list);
       index.set(speaker, byWord);
     }
@@ -89,4 +92,4 @@ export function mayBeOutdated(unit: MemoryUnit, states: NamespaceValidity): MayB
 }
 
 const OWN_PRESENT_FACT = /\b(?:my|our)\b/i;
-const PRESENT = /\b(?:is|are|takes?|has|have|am|costs?|starts?|runs?|lives?|works?)\b|['’](?:s|m|re)\b/i;
+const PRESENT = /\b(?:is|are|takes?|has|have|am|costs?|starts?|runs?|lives?|works?|does|do|gets?|pays?)\b|['’](?:s|m|re)\b/i;

@@ -202,6 +202,28 @@ describe("open-world states", () => {
     }
   });
 
+  it("a fact that names a workplace or a car the speaker later says ended is flagged, though no new value was stated", async () => {
+    const memory = await memoryWith([
+      session("a", "2023-01-05T10:00:00.000Z", [
+        ["User", "The Conservatorium is easy to reach, my tram ride there is 25 minutes."],
+        ["User", "My old Clio still does 50 miles to the gallon."],
+        ["User", "My bike ride to the park is 10 minutes."],
+      ]),
+      session("b", "2023-05-05T10:00:00.000Z", [["User", "Big news: I quit the Conservatorium. Oh, and I sold the Clio last weekend."]]),
+    ]);
+    try {
+      const tram = hitsOf(await memory.recall("How long is my tram ride to work?", { k: 4 })).find((h) => h.unit.provenance.turnIds[0] === "a:1")!;
+      assert.equal(tram.unit.mayBeOutdated?.because, "employer = conservatorium");
+      const clio = hitsOf(await memory.recall("How many miles to the gallon does my car do?", { k: 4 })).find((h) => h.unit.provenance.turnIds[0] === "a:2")!;
+      assert.equal(clio.unit.mayBeOutdated?.because, "car = clio");
+      // Nothing the speaker said ended is named: not flagged.
+      const bike = hitsOf(await memory.recall("How long is my bike ride to the park?", { k: 4 })).find((h) => h.unit.provenance.turnIds[0] === "a:3")!;
+      assert.equal(bike.unit.mayBeOutdated, undefined);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("a fact that hung on a superseded state is flagged mayBeOutdated, and kept", async () => {
     const memory = await memoryWith([
       session("a", "2023-01-05T10:00:00.000Z", [
