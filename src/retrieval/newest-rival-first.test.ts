@@ -75,16 +75,19 @@ test("a turn that tells something before its question is a rival; one that only 
   assert.deepEqual(newestRivalFirst(withComma, frameSaying("now"), (id) => byTold.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["commaAsk", "old"]);
 });
 
-test("a candidate one channel ranks among its first three is a rival, though the other does not rank it", () => {
+test("a memory of the frame's subject that one channel ranks among its first three is a rival, though the other does not rank it", () => {
   const dose = [
     said("start", "2022-05-01", "Ann: My GP put me on lisinopril 10 mg."),
     said("doubled", "2022-10-01", "Ann: The GP doubled my dose of lisinopril to 20 mg."),
     said("back", "2024-03-20", "Ann: My GP dropped me back down to 10 mg in March."),
   ];
   const byDose = new Map(dose.map((u) => [u.id, u]));
+  const ann = new Set(["doubled", "start", "back"]);
   const list = [ranked("doubled", 2, 6, 0.9), ranked("start", 1, 1, 0.8), ranked("back", null, 2, 0.5)];
-  assert.deepEqual(newestRivalFirst(list, frameSaying("now"), (id) => byDose.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["back", "doubled", "start"]);
+  assert.deepEqual(newestRivalFirst(list, frameSaying("now"), (id) => byDose.get(id), ann, 10, new Map()).map((c) => c.unitId), ["back", "doubled", "start"]);
+  // Not the subject's (in a small store one channel ranks nearly everything among its first three): no rival.
+  assert.deepEqual(newestRivalFirst(list, frameSaying("now"), (id) => byDose.get(id), new Set(["doubled", "start"]), 10, new Map()).map((c) => c.unitId), ["doubled", "start", "back"]);
   // Dense 4th and no lexical rank: no rival; the newest of the other two is already first.
   const weaker = [ranked("doubled", 2, 6, 0.9), ranked("start", 1, 1, 0.8), ranked("back", null, 4, 0.5)];
-  assert.deepEqual(newestRivalFirst(weaker, frameSaying("now"), (id) => byDose.get(id), new Set(), 10, new Map()).map((c) => c.unitId), ["doubled", "start", "back"]);
+  assert.deepEqual(newestRivalFirst(weaker, frameSaying("now"), (id) => byDose.get(id), ann, 10, new Map()).map((c) => c.unitId), ["doubled", "start", "back"]);
 });

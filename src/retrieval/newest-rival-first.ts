@@ -9,9 +9,11 @@ import type { ContentCandidate } from "./content-recall.js";
 const RIVAL_WINDOW = 10;
 
 /**
- * A candidate one channel ranks among its very first is a rival too, whatever
- * the other says: "My GP dropped me back down to 10 mg" is the dense channel's
- * second for "What dose of lisinopril am I on now?" and holds none of its words.
+ * A memory of the frame's subject that one channel ranks among its very first
+ * is a rival too, whatever the other says: "My GP dropped me back down to 10
+ * mg" is the dense channel's second for "What dose of lisinopril am I on
+ * now?" and holds none of its words. Only the subject's: in a small store one
+ * channel ranks nearly everything among its first three.
  */
 const STRONG_RANK = 3;
 
@@ -36,8 +38,8 @@ function onlyAsks(unit: MemoryUnit): boolean {
  * Kobo now"): the statements that answer it as well as one another are
  * rivals, and the newest of them is the one that holds. Rivals are candidates
  * near the head that both channels rank among their first `depth` — the same
- * words and the same meaning as the query — or one among its first
- * STRONG_RANK, that state rather than ask, and
+ * words and the same meaning as the query — or, said by the subject, one
+ * among its first STRONG_RANK, that state rather than ask, and
  * that the frame's subject said (context-valid) when any rival is. The newest takes the best rival's place;
  * the others move down one, so the list keeps its members: a reordering, not
  * a bonus (a bonus by recency pushed other evidence out of the top K:
@@ -62,7 +64,9 @@ export function newestRivalFirst(
     const u = unitOf(c.unitId);
     const lexical = c.lexical?.rank ?? Number.POSITIVE_INFINITY;
     const dense = c.dense?.rank ?? Number.POSITIVE_INFINITY;
-    if (!u || onlyAsks(u) || !((lexical <= depth && dense <= depth) || Math.min(lexical, dense) <= STRONG_RANK)) continue;
+    const alike = lexical <= depth && dense <= depth;
+    // One channel alone vouches only for a memory of the frame's own subject (context-valid).
+    if (!u || onlyAsks(u) || !(alike || (Math.min(lexical, dense) <= STRONG_RANK && contextValid.has(c.unitId)))) continue;
     rivals.push({ at, said: timeOf(u), candidate: c });
   }
   const own = rivals.filter((r) => contextValid.has(r.candidate.unitId));
