@@ -142,7 +142,8 @@ export interface ReinstateOptions {
  *                          it, or goes last; when no rule read a state and
  *                          the query says "now", the newest of the
  *                          candidates both channels rank in their first
- *                          RIVAL_DEPTH (or one in its first three) takes
+ *                          RIVAL_DEPTH (or, said by the subject, one in
+ *                          its first three) takes
  *                          the best one's place.
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
