@@ -143,8 +143,7 @@ export interface ReinstateOptions {
  *                          the query says "now", the newest of the
  *                          candidates both channels rank in their first
  *                          RIVAL_DEPTH (or, said by the subject, one in
- *                          its first three) takes
- *                          the best one's place.
+ *                          its first three) takes the best one's place.
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
  * away, because frame induction can be wrong.
