@@ -2,6 +2,7 @@ import type { MemoryUnit } from "../model/memory-unit.js";
 import type { OccurrenceCondition } from "../model/recall-frame.js";
 import { stemmedTerms } from "../language/stemmed-terms.js";
 import { irregularForms } from "../language/irregular-verbs.js";
+import { sentencesOf } from "../language/text.js";
 import type { OccurrenceCue } from "./occurrence-cue.js";
 // Words first, not an event time after the session alone: the time rules read "in ten days" (a duration) as a date
 // ahead as readily as "in May" (a plan). A time ahead counts only beside a present tense that names it ("I'm presenting in June").
@@ -67,7 +68,7 @@ export function groundOccurrence(cue: OccurrenceCue, mentions: readonly MemoryUn
   // An assistant's turn is advice about an event, never an occurrence of it.
   const read = mentions.slice(0, MENTION_DEPTH).filter((unit) => unit.context.role !== "assistant").map((unit) => {
     const text = spokenText(unit);
-    const naming = text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => namesEvent(sentence, keyTerms));
+    const naming = sentencesOf(text).filter((sentence) => namesEvent(sentence, keyTerms));
     // A report that ends on a wish ("We survived our first camping trip! The kids want to go again.")
     // tells of the event as done: a sentence that names it in the past, with no plan word, outweighs
     // the rest. One without a tense of its own ("My first time in Japan!") follows the whole turn.

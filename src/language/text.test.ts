@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countWords, lexicalTerms } from "./text.js";
+import { countWords, lexicalTerms, sentencesOf } from "./text.js";
 
 test("question scaffolding and stopwords are removed", () => {
   assert.deepEqual(lexicalTerms("When did Caroline go to the LGBTQ support group?"), ["caroline", "go", "lgbtq", "support", "group"]);
@@ -27,4 +27,9 @@ test("countWords counts word tokens, not punctuation", () => {
   assert.equal(countWords("Hey Mel! I went -- to Boston."), 6);
   assert.equal(countWords("   "), 0);
   assert.equal(countWords("don't stop"), 2);
+});
+
+test("a turn's sentences end at . ! or ? and at line breaks", () => {
+  assert.deepEqual(sentencesOf("We went! It rained. Fun?\n- a tent\n- a stove"), ["We went!", "It rained.", "Fun?", "- a tent", "- a stove"]);
+  assert.deepEqual(sentencesOf("3.5 km, no break"), ["3.5 km, no break"]);
 });

@@ -63,6 +63,11 @@ export function countWords(text: string): number {
   return tokens(text).length;
 }
 
+/** A turn's sentences: split after . ! or ? and at line breaks (a list in a message is one item a line). */
+export function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+|\n+/);
+}
+
 /** `s` as a literal inside a regular expression: every metacharacter escaped. */
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

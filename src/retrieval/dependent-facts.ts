@@ -1,7 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import { timeOf } from "../anchoring/derive-validity.js";
 import type { NamespaceValidity } from "../anchoring/namespace-validity.js";
-import { escapeRegExp } from "../language/text.js";
+import { escapeRegExp, sentencesOf } from "../language/text.js";
 
 export type MayBeOutdated = NonNullable<MemoryUnit["mayBeOutdated"]>;
 
@@ -81,7 +81,7 @@ export function mayBeOutdated(unit: MemoryUnit, states: NamespaceValidity): MayB
   const text = unit.source?.map((t) => t.text).join(" ") ?? unit.content;
   const old = [...new Set(wordsOf(text))].flatMap((w) => byWord.get(w) ?? []).sort((a, b) => a.order - b.order);
   if (!old.length) return undefined;
-  const sentences = text.split(/(?<=[.!?])\s+|\n+/);
+  const sentences = sentencesOf(text);
   for (const o of old) {
     if (said >= o.until || o.supersededBy === unit.id) continue;
     // A fact of the speaker's own that hangs on the value, in the present ("my commute to the Lisbon office is"), not a passing mention ("Lisbon was lovely").
