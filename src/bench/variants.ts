@@ -52,6 +52,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("spread", "the spread over episodes for aggregating queries", { episodeSpread: 0 }),
   signalOff("aggregate-support-cut", "the cut of an episode's best-hit support for aggregating queries (they keep all of it, as any query)", { aggregateSupportShare: 1 }),
   signalOff("context-depth", "the depth limit of C_ctx (every valid candidate of the pool comes first)", { contextDepth: 0 }),
+  signalOff("valid-episode-beyond-depth", "the rule that below the depth a candidate of a session that met the frame above it still joins C_ctx", { validEpisodeBeyondDepth: false }),
   signalOff("fine-times", "the rule that a coarse time does not place a unit in a finer window", { fineTimesOnly: false }),
   signalOff("supersession", "supersession for current-state queries (superseded statements last, their successors lifted)", { successorLift: 0 }),
   signalOff("state-lookup", "the state lookup (a question about a state answered first by that slot's statements valid at the asked time)", { stateLookup: false }),

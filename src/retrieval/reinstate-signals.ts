@@ -90,7 +90,10 @@ export const AGGREGATE_SUPPORT_SHARE = 0.5;
  * the scored ranking. Deeper, a weak match in a valid context (any user turn
  * that day) passes strong hits of the episode asked about; shallower, valid
  * evidence found a little lower is lost. Measured on both data sets: 15–30
- * within 0.003 LoCoMo Recall@10; 20 best on LongMemEval.
+ * within 0.003 LoCoMo Recall@10; 20 best on LongMemEval. Below it, the
+ * session of a candidate that met the frame above it is reinstated
+ * (validEpisodeBeyondDepth): its deeper candidates that meet the frame join
+ * C_ctx too, as no weak match of another episode does.
  */
 export const CONTEXT_DEPTH = 20;
 
@@ -155,6 +158,8 @@ export interface ReinstateSignals {
   personsLendSupport: boolean;
   /** How deep in the scored ranking a candidate may sit and still join C_ctx (0 = the whole pool). */
   contextDepth: number;
+  /** Below contextDepth, a candidate still joins C_ctx when its session holds one that met the frame above it (the episode reinstated). */
+  validEpisodeBeyondDepth: boolean;
   /** A current-state query: a superseded statement follows what superseded it (or goes last), which inherits this share of its score (0 = off). */
   successorLift: number;
   /** A past time also matches a state valid then (its validity interval), not only when it was said. */
@@ -192,6 +197,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   fineTimesOnly: true,
   personsLendSupport: true,
   contextDepth: CONTEXT_DEPTH,
+  validEpisodeBeyondDepth: true,
   successorLift: SUCCESSOR_LIFT,
   validityTimes: true,
   stateLookup: true,
