@@ -266,13 +266,15 @@ test("induceFrame: a question that asks for a time says so, without a condition 
     "Which event happened first, the road trip to the coast or the new lens?",
     "Who adopted a dog first, Tom or Alex?",
     "Did I join the choir before or after the move?",
+    "How many days passed between the two markets?",
   ]) {
     const frame = await induceFrame(q, { history: TWO_YEARS, knownPeople: [] });
     assert.equal(frame.asksFor, "time", q);
     assert.equal(frame.time, null, q);
     assert.equal(frame.active, false, q);
   }
-  for (const q of ["What did Caroline do when she was in Paris?", "Where did Jon go?", "Which café do you like, the bakery or the roastery?", "What was the first book I read?"]) {
+  // How often is no when: "How many days a week…".
+  for (const q of ["What did Caroline do when she was in Paris?", "Where did Jon go?", "Which café do you like, the bakery or the roastery?", "What was the first book I read?", "How many days a week does Jon train?", "How many weeks per year do I travel?"]) {
     assert.equal((await induceFrame(q, { history: TWO_YEARS, knownPeople: [] })).asksFor, null, q);
   }
 });

@@ -55,9 +55,9 @@ export const EVENT_ANCHOR_CONFIDENCE = 0.75;
 /** An occurrence grounded in a question that aggregates: reported, below activation. */
 export const AGGREGATE_OCCURRENCE_CONFIDENCE = 0.5;
 
-// Questions that ask for a time carry no time constraint by themselves.
+// Questions that ask for a time carry no time constraint by themselves. "How many days a week…" asks how often, not when.
 const ASKS_TIME =
-  /^\s*(when\s+(did|does|do|is|was|were|will|would|has|have|had|can|could|are|am)\b|what\s+(year|month|day|date|time|week|season)\b|which\s+(year|month|day|date|week|season)\b|how\s+long\b|how\s+many\s+(days|weeks|months|years)\b|since\s+when\b)/i;
+  /^\s*(when\s+(did|does|do|is|was|were|will|would|has|have|had|can|could|are|am)\b|what\s+(year|month|day|date|time|week|season)\b|which\s+(year|month|day|date|week|season)\b|how\s+long\b|how\s+many\s+(days|weeks|months|years)\b(?!\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b)|since\s+when\b)/i;
 // Which of two came first is a question about when each happened: "Which event happened first, the road trip
 // or the new lens?", "Did I join before or after the move?" (its answer compares the two units that say when).
 const ASKS_ORDER = /^\s*(?:which|what|who)\b[^?]*?\b(?:first|earlier|sooner|later|last)\b[^?]*\bor\b|\bbefore or after\b/i;
