@@ -10,7 +10,7 @@ import { contextValidUnits } from "./context-valid.js";
 /** "…last Saturday?": a day's window. */
 const saturday: RecallFrame = {
   ...EMPTY_FRAME("Who did I go with to the music event last Saturday?"),
-  time: { relation: "during", window: { start: "2023-04-15T00:00:00.000Z", end: "2023-04-16T00:00:00.000Z", granularity: "day" }, evidence: "last Saturday", confidence: 0.9 },
+  time: { relation: "during", window: { start: "2023-04-15T00:00:00.000Z", end: "2023-04-16T00:00:00.000Z", granularity: "day" }, evidence: "last Saturday", confidence: 0.9, note: "'last Saturday' grounded against the question date" },
   active: true,
 };
 
