@@ -266,7 +266,8 @@ describe("ramem recall", { concurrency: 2 }, () => {
     const hitLines = now.out.slice(now.out.indexOf("#1 "));
     assert.ok(hitLines.indexOf("Porto") < hitLines.indexOf("Lisbon"), now.out);
     // An active frame names its conditions; a past state asked too.
-    assert.match((await frameLine("moves", "Where did Ana live in March 2023?")).line, /^frame: active \(time during March 2023; people Ana\); state rules applied: value valid then first \(slot residence\) · need:/);
+    // A cue that moved a hit says so too: "where" lifts the memories that name a place.
+    assert.match((await frameLine("moves", "Where did Ana live in March 2023?")).line, /^frame: active \(time during March 2023; people Ana\); state rules applied: value valid then first \(slot residence\); cues applied: units naming a place lifted \(asks where\) · need:/);
     assert.match((await frameLine("garden-club", "What did Oskar say in July 2023?")).line, /^frame: active \(time during July 2023; people Oskar\) · need: "What did Oskar say\?"$/);
     // Nothing of the frame used: content ranking only, as before.
     assert.match((await frameLine("garden-club", "purple carrots")).line, /^frame: inactive \(content ranking only\) · need: "purple carrots"$/);

@@ -58,6 +58,9 @@ export const AGGREGATE_OCCURRENCE_CONFIDENCE = 0.5;
 // Questions that ask for a time carry no time constraint by themselves. "How many days a week…" asks how often, not when.
 const ASKS_TIME =
   /^\s*(when\s+(did|does|do|is|was|were|will|would|has|have|had|can|could|are|am)\b|what\s+(year|month|day|date|time|week|season)\b|which\s+(year|month|day|date|week|season)\b|how\s+long\b|how\s+many\s+(days|weeks|months|years)\b(?!\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b)|since\s+when\b)/i;
+// Questions that ask for a place: "Where did I go…?", "In which city…?", "What restaurant…?" (the answer names one).
+const ASKS_PLACE =
+  /^\s*(?:where\b|(?:in\s+|at\s+)?(?:what|which)\s+(?:city|country|town|village|place|state|neighbou?rhood|venue|restaurant|café|cafe|bar|shop|store|school|university|park|museum|hotel)\b)/i;
 // Which of two came first is a question about when each happened: "Which event happened first, the road trip
 // or the new lens?", "Did I join before or after the move?" (its answer compares the two units that say when).
 const ASKS_ORDER = /^\s*(?:which|what|who)\b[^?]*?\b(?:first|earlier|sooner|later|last)\b[^?]*\bor\b|\bbefore or after\b/i;
@@ -127,11 +130,11 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
       cut = null;
     }
   }
-  const asksFor = ASKS_TIME.test(query) || ASKS_ORDER.test(query) ? "time" : null;
+  const asksFor = ASKS_TIME.test(query) || ASKS_ORDER.test(query) ? "time" : ASKS_PLACE.test(query) ? "place" : null;
   const aggregateCue = findAggregateCue(query);
   const counted = aggregateCue === null ? null : countedNoun(query);
   const aggregates = aggregateCue === null ? null : { evidence: aggregateCue, ...(counted ? { counts: counted } : {}) };
-  if (!time && asksFor) notes.push("the question asks for a time; that is no time constraint");
+  if (!time && asksFor === "time") notes.push("the question asks for a time; that is no time constraint");
 
   const people = matchParticipants(query, ctx.knownPeople, date.timeSpans);
   let participants: NamesCondition | null = null;

@@ -5,13 +5,15 @@ import type { ReinstateSignals } from "./reinstate-signals.js";
 import { asksQuestion } from "./asks-question.js";
 import { speaksForAService } from "./speaks-for-a-service.js";
 import { boostTimedUnits } from "./time-asked-boost.js";
+import { boostPlacedUnits } from "./place-asked-boost.js";
 
 /**
  * The dialogue and answer-kind step: adjusted copies of the candidates (plus
  * answers that were not in the pool), best first. A candidate that asks a
  * question loses QUESTION_PENALTY and lends its answer — the next unit of its
  * session — ANSWER_LIFT of its score; then, when the query asks when, units
- * that carry a time gain TIME_ANSWER_BONUS (time-asked-boost.ts). Reasons go
+ * that carry a time gain TIME_ANSWER_BONUS (time-asked-boost.ts), and when it
+ * asks where, units that name a place PLACE_ANSWER_BONUS (place-asked-boost.ts). Reasons go
  * into `reasonsOf`: every returned candidate has a list there.
  */
 export function answerAware(
@@ -49,6 +51,7 @@ export function answerAware(
     }
   }
   boostTimedUnits(byId.values(), frame, unitOf, signals.timeAnswerBonus, reasons);
+  boostPlacedUnits(byId.values(), frame, unitOf, signals.placeAnswerBonus, reasons);
   for (const c of byId.values()) reasons(c.unitId);
   return [...byId.values()].sort((a, b) => b.score - a.score || a.unitId.localeCompare(b.unitId));
 }

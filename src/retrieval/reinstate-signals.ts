@@ -50,6 +50,16 @@ export const ANSWER_LIFT = 0.8;
 export const TIME_ANSWER_BONUS = 0.05;
 
 /**
+ * What a unit that names a place (its anchored location, or a capitalised
+ * name after "in", "at", "to", "from", "visited" …) gains when the query asks
+ * where: the answer to "Where did I go on…" is the turn that names the place
+ * ("Back from Elba!"), not the one that repeats the question's words. The
+ * same size as the time bonus; measured on both data sets and every states
+ * part in one run each (docs/experiments.md › A question that asks where).
+ */
+export const PLACE_ANSWER_BONUS = 0.05;
+
+/**
  * When the query gathers evidence from several episodes ("how many", "in
  * total", "which … first"): what each unit already taken from an episode costs
  * the next unit from it, so the budget reaches the other episodes' strong
@@ -138,6 +148,8 @@ export interface ReinstateSignals {
   questionPenalty: number;
   answerLift: number;
   timeAnswerBonus: number;
+  /** When the query asks where: what a unit that names a place gains (0 = off). */
+  placeAnswerBonus: number;
   /** How many strong candidates make an episode's score; 0 turns episode support off. */
   episodeSupport: number;
   supportFloor: number;
@@ -186,6 +198,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   questionPenalty: QUESTION_PENALTY,
   answerLift: ANSWER_LIFT,
   timeAnswerBonus: TIME_ANSWER_BONUS,
+  placeAnswerBonus: PLACE_ANSWER_BONUS,
   episodeSupport: EPISODE_SUPPORT,
   supportFloor: SUPPORT_FLOOR,
   coverageWeight: COVERAGE_WEIGHT,

@@ -39,6 +39,7 @@ export {
   RIVAL_DEPTH,
   SUCCESSOR_LIFT,
   SUPPORT_FLOOR,
+  PLACE_ANSWER_BONUS,
   TIME_ANSWER_BONUS,
   type ReinstateSignals,
 } from "./reinstate-signals.js";
@@ -96,7 +97,9 @@ export interface ReinstateOptions {
  *                          between people only: a user asking an assistant
  *                          states the facts in the question, and an
  *                          assistant's reply is generic; when the query asks
- *                          when, units that carry a time gain TIME_ANSWER_BONUS;
+ *                          when, units that carry a time gain TIME_ANSWER_BONUS,
+ *                          and when it asks where, units that name a place
+ *                          gain PLACE_ANSWER_BONUS;
  *   episode support      → each candidate's content score plus the score of
  *                          its episode (session): the mean of the
  *                          EPISODE_SUPPORT best content scores among the

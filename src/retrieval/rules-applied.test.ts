@@ -15,3 +15,12 @@ test("the state rules a recall applied are read back from its hits' reasons, eac
   });
   assert.deepEqual(rulesApplied([{ reasons: ["context: said by the user"] }]), { state: [], cues: [] }, "a condition met is no state rule");
 });
+
+test("the answer-kind cues that moved a hit are read back too: a time asked, a place asked, the spread", () => {
+  const hits = [
+    { reasons: ["context: names a place, as the query asks where, episode s1 +0.100"] },
+    { reasons: ["context: carries a time, as the query asks when"] },
+    { reasons: ["context: spread: 1 from its episode already −0.020"] },
+  ];
+  assert.deepEqual(rulesApplied(hits).cues, ["timed units lifted (asks when)", "units naming a place lifted (asks where)", "spread over episodes"]);
+});

@@ -14,6 +14,7 @@ import type { RecallHit } from "../model/recall.js";
  *   validity-order.ts  "superseded … by …", "not yet valid on …" → superseded ones after their successor (or last)
  *   successor-lift.ts  "supersedes <id>" → successors lifted
  *   time-asked-boost   "carries a time, as the query asks when" → timed units lifted (asks when)
+ *   place-asked-boost  "names a place, as the query asks where" → units naming a place lifted (asks where)
  *   spread-over-…      "spread: …" → spread over episodes
  */
 export interface RulesApplied {
@@ -33,10 +34,14 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   let notYet = false;
   let lifted = false;
   let timed = false;
+  let placed = false;
   let spread = false;
   for (const hit of hits) {
     for (const reason of hit.reasons) {
       if (!reason.startsWith("context: ")) continue;
+      // These two hold the ", " the items are joined with: matched in the whole reason.
+      if (reason.includes("carries a time, as the query asks when")) timed = true;
+      if (reason.includes("names a place, as the query asks where")) placed = true;
       // The steps' reasons are joined with ", "; each is matched whole.
       for (const item of reason.slice("context: ".length).split(", ")) {
         const first = /^states the (.+) valid (now|then)$/.exec(item);
@@ -47,7 +52,6 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
         else if (/^superseded( on \d{4}-\d{2}-\d{2})? by \S+/.test(item)) superseded = true;
         else if (/^not yet valid on \d{4}-\d{2}-\d{2}/.test(item)) notYet = true;
         else if (/^supersedes \S+$/.test(item)) lifted = true;
-        else if (item === "carries a time, as the query asks when") timed = true;
         else if (/^spread: \d+ from its episode already/.test(item)) spread = true;
       }
     }
@@ -63,6 +67,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   if (lifted) state.push("successors lifted");
   const cues: string[] = [];
   if (timed) cues.push("timed units lifted (asks when)");
+  if (placed) cues.push("units naming a place lifted (asks where)");
   if (spread) cues.push("spread over episodes");
   return { state, cues };
 }
