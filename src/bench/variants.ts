@@ -44,6 +44,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("answer-lift", "the score a question lends its answer (the next unit)", { answerLift: 0 }),
   signalOff("time-bonus", "the bonus for units that carry a time when the query asks when", { timeAnswerBonus: 0 }),
   signalOff("place-bonus", "the bonus for units that name a place when the query asks where", { placeAnswerBonus: 0 }),
+  signalOff("quantity-bonus", "the bonus for units that state a number when the query asks how much or how many", { quantityAnswerBonus: 0 }),
   signalOff("episode-support", "episode support (the session's strong hits)", { episodeSupport: 0 }),
   signalOff("coverage", "the episode's share of the query's words", { coverageWeight: 0 }),
   signalOff("assistant-chat-coverage-cut", "the halved coverage in a chat with an assistant (coverage weighs as between people)", { assistantChatCoverage: 1 }),

@@ -73,6 +73,7 @@ export function renderFrame(frame: RecallFrame, hits: readonly Pick<RecallHit, "
   if (frame.role) lines.push(`  role: the ${frame.role.role}'s turns ← "${frame.role.evidence}" (${frame.role.note}; confidence ${frame.role.confidence.toFixed(2)})`);
   if (frame.asksFor === "time") lines.push("  asks for: a time (units that carry one rank a little higher)");
   if (frame.asksFor === "place") lines.push("  asks for: a place (units that name one rank a little higher)");
+  if (frame.asksFor === "quantity") lines.push("  asks for: a quantity (units that state a number rank a little higher)");
   if (frame.aggregates) lines.push(`  aggregates: "${frame.aggregates.evidence}" gathers evidence from several episodes${frame.aggregates.counts ? `; counts "${frame.aggregates.counts}", whose kinds are searched too` : ""}`);
   if (frame.currentState) lines.push(`  current state: "${frame.currentState.evidence}" (superseded statements rank last)`);
   if (frame.stateSlot) lines.push(`  state asked: ${frame.stateSlot.slots.join(" / ")} ← "${frame.stateSlot.evidence}"`);

@@ -61,6 +61,8 @@ const ASKS_TIME =
 // Questions that ask for a place: "Where did I go…?", "In which city…?", "What restaurant…?" (the answer names one).
 const ASKS_PLACE =
   /^\s*(?:where\b|(?:in\s+|at\s+)?(?:what|which)\s+(?:city|country|town|village|place|state|neighbou?rhood|venue|restaurant|café|cafe|bar|shop|store|school|university|park|museum|hotel)\b)/i;
+// Questions that ask for a quantity: "How much did I spend…?", "How many plants…?" ("how many days" asks for a time, above).
+const ASKS_QUANTITY = /^\s*how\s+(?:much|many)\b/i;
 // Which of two came first is a question about when each happened: "Which event happened first, the road trip
 // or the new lens?", "Did I join before or after the move?" (its answer compares the two units that say when).
 const ASKS_ORDER = /^\s*(?:which|what|who)\b[^?]*?\b(?:first|earlier|sooner|later|last)\b[^?]*\bor\b|\bbefore or after\b/i;
@@ -130,7 +132,7 @@ export async function induceFrame(query: string, ctx: InductionContext): Promise
       cut = null;
     }
   }
-  const asksFor = ASKS_TIME.test(query) || ASKS_ORDER.test(query) ? "time" : ASKS_PLACE.test(query) ? "place" : null;
+  const asksFor = ASKS_TIME.test(query) || ASKS_ORDER.test(query) ? "time" : ASKS_PLACE.test(query) ? "place" : ASKS_QUANTITY.test(query) ? "quantity" : null;
   const aggregateCue = findAggregateCue(query);
   const counted = aggregateCue === null ? null : countedNoun(query);
   const aggregates = aggregateCue === null ? null : { evidence: aggregateCue, ...(counted ? { counts: counted } : {}) };

@@ -73,11 +73,12 @@ export const RecallFrame = z.object({
   role: RoleCondition.nullable().optional(),
   /**
    * What kind of answer the need asks for: "time" for "When did…", "How
-   * long…", "What year…"; "place" for "Where…", "Which city…". No condition —
-   * it rules nothing out and never makes a frame active — but units that
-   * carry a time (name a place) rank a little higher.
+   * long…", "What year…"; "place" for "Where…", "Which city…"; "quantity"
+   * for "How much…", "How many…" (not "how many days", a time). No
+   * condition — it rules nothing out and never makes a frame active — but
+   * units that carry a time (name a place, state a number) rank a little higher.
    */
-  asksFor: z.enum(["time", "place"]).nullable(),
+  asksFor: z.enum(["time", "place", "quantity"]).nullable(),
   /**
    * Set when the need gathers evidence from several episodes ("how many",
    * "in total", "which … first"): the query text that says so. No condition

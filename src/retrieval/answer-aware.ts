@@ -6,6 +6,7 @@ import { asksQuestion } from "./asks-question.js";
 import { speaksForAService } from "./speaks-for-a-service.js";
 import { boostTimedUnits } from "./time-asked-boost.js";
 import { boostPlacedUnits } from "./place-asked-boost.js";
+import { boostQuantifiedUnits } from "./quantity-asked-boost.js";
 
 /**
  * The dialogue and answer-kind step: adjusted copies of the candidates (plus
@@ -13,7 +14,9 @@ import { boostPlacedUnits } from "./place-asked-boost.js";
  * question loses QUESTION_PENALTY and lends its answer — the next unit of its
  * session — ANSWER_LIFT of its score; then, when the query asks when, units
  * that carry a time gain TIME_ANSWER_BONUS (time-asked-boost.ts), and when it
- * asks where, units that name a place PLACE_ANSWER_BONUS (place-asked-boost.ts). Reasons go
+ * asks where, units that name a place PLACE_ANSWER_BONUS (place-asked-boost.ts), and
+ * when it asks how much, units that state a number QUANTITY_ANSWER_BONUS
+ * (quantity-asked-boost.ts). Reasons go
  * into `reasonsOf`: every returned candidate has a list there.
  */
 export function answerAware(
@@ -52,6 +55,7 @@ export function answerAware(
   }
   boostTimedUnits(byId.values(), frame, unitOf, signals.timeAnswerBonus, reasons);
   boostPlacedUnits(byId.values(), frame, unitOf, signals.placeAnswerBonus, reasons);
+  boostQuantifiedUnits(byId.values(), frame, unitOf, signals.quantityAnswerBonus, reasons);
   for (const c of byId.values()) reasons(c.unitId);
   return [...byId.values()].sort((a, b) => b.score - a.score || a.unitId.localeCompare(b.unitId));
 }

@@ -60,6 +60,15 @@ export const TIME_ANSWER_BONUS = 0.05;
 export const PLACE_ANSWER_BONUS = 0.05;
 
 /**
+ * What a unit that states a number (digits, an amount, "twelve", "twice")
+ * gains when the query asks how much or how many: the answer is a quantity.
+ * Half the time bonus: numbers are everywhere in an assistant's replies
+ * (times, steps, prices), and the full size cost a knowledge-update ordering
+ * more often (docs/experiments.md › How much, how many).
+ */
+export const QUANTITY_ANSWER_BONUS = 0.025;
+
+/**
  * When the query gathers evidence from several episodes ("how many", "in
  * total", "which … first"): what each unit already taken from an episode costs
  * the next unit from it, so the budget reaches the other episodes' strong
@@ -150,6 +159,8 @@ export interface ReinstateSignals {
   timeAnswerBonus: number;
   /** When the query asks where: what a unit that names a place gains (0 = off). */
   placeAnswerBonus: number;
+  /** When the query asks how much or how many: what a unit that states a number gains (0 = off). */
+  quantityAnswerBonus: number;
   /** How many strong candidates make an episode's score; 0 turns episode support off. */
   episodeSupport: number;
   supportFloor: number;
@@ -199,6 +210,7 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   answerLift: ANSWER_LIFT,
   timeAnswerBonus: TIME_ANSWER_BONUS,
   placeAnswerBonus: PLACE_ANSWER_BONUS,
+  quantityAnswerBonus: QUANTITY_ANSWER_BONUS,
   episodeSupport: EPISODE_SUPPORT,
   supportFloor: SUPPORT_FLOOR,
   coverageWeight: COVERAGE_WEIGHT,

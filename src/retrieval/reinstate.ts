@@ -40,6 +40,7 @@ export {
   SUCCESSOR_LIFT,
   SUPPORT_FLOOR,
   PLACE_ANSWER_BONUS,
+  QUANTITY_ANSWER_BONUS,
   TIME_ANSWER_BONUS,
   type ReinstateSignals,
 } from "./reinstate-signals.js";
@@ -98,8 +99,10 @@ export interface ReinstateOptions {
  *                          states the facts in the question, and an
  *                          assistant's reply is generic; when the query asks
  *                          when, units that carry a time gain TIME_ANSWER_BONUS,
- *                          and when it asks where, units that name a place
- *                          gain PLACE_ANSWER_BONUS;
+ *                          when it asks where, units that name a place gain
+ *                          PLACE_ANSWER_BONUS, and when it asks how much or
+ *                          how many, units that state a number gain
+ *                          QUANTITY_ANSWER_BONUS;
  *   episode support      → each candidate's content score plus the score of
  *                          its episode (session): the mean of the
  *                          EPISODE_SUPPORT best content scores among the

@@ -21,6 +21,7 @@ test("the answer-kind cues that moved a hit are read back too: a time asked, a p
     { reasons: ["context: names a place, as the query asks where, episode s1 +0.100"] },
     { reasons: ["context: carries a time, as the query asks when"] },
     { reasons: ["context: spread: 1 from its episode already −0.020"] },
+    { reasons: ["context: states a number, as the query asks how much"] },
   ];
-  assert.deepEqual(rulesApplied(hits).cues, ["timed units lifted (asks when)", "units naming a place lifted (asks where)", "spread over episodes"]);
+  assert.deepEqual(rulesApplied(hits).cues, ["timed units lifted (asks when)", "units naming a place lifted (asks where)", "units stating a number lifted (asks how much)", "spread over episodes"]);
 });

@@ -15,6 +15,7 @@ import type { RecallHit } from "../model/recall.js";
  *   successor-lift.ts  "supersedes <id>" → successors lifted
  *   time-asked-boost   "carries a time, as the query asks when" → timed units lifted (asks when)
  *   place-asked-boost  "names a place, as the query asks where" → units naming a place lifted (asks where)
+ *   quantity-asked-…   "states a number, as the query asks how much" → units stating a number lifted (asks how much)
  *   spread-over-…      "spread: …" → spread over episodes
  */
 export interface RulesApplied {
@@ -35,6 +36,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   let lifted = false;
   let timed = false;
   let placed = false;
+  let counted = false;
   let spread = false;
   for (const hit of hits) {
     for (const reason of hit.reasons) {
@@ -42,6 +44,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
       // These two hold the ", " the items are joined with: matched in the whole reason.
       if (reason.includes("carries a time, as the query asks when")) timed = true;
       if (reason.includes("names a place, as the query asks where")) placed = true;
+      if (reason.includes("states a number, as the query asks how much")) counted = true;
       // The steps' reasons are joined with ", "; each is matched whole.
       for (const item of reason.slice("context: ".length).split(", ")) {
         const first = /^states the (.+) valid (now|then)$/.exec(item);
@@ -68,6 +71,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   const cues: string[] = [];
   if (timed) cues.push("timed units lifted (asks when)");
   if (placed) cues.push("units naming a place lifted (asks where)");
+  if (counted) cues.push("units stating a number lifted (asks how much)");
   if (spread) cues.push("spread over episodes");
   return { state, cues };
 }

@@ -164,8 +164,8 @@ const FrameSummary = z.object({
   location: z.array(z.string()).nullable(),
   /** In a chat with an assistant: whose turns hold the answer ("user" for a first-person question, "assistant" for what the assistant said). */
   role: z.enum(["user", "assistant"]).nullable(),
-  /** "time" when the query asks when, "place" when it asks where: units carrying a time (naming a place) rank a little higher. */
-  asksFor: z.enum(["time", "place"]).nullable(),
+  /** "time" when the query asks when, "place" when it asks where, "quantity" when it asks how much or how many: units carrying a time (naming a place, stating a number) rank a little higher. */
+  asksFor: z.enum(["time", "place", "quantity"]).nullable(),
   /** The words that make the query gather evidence from several episodes ("how many"), or null. */
   aggregates: z.string().nullable(),
   /** What a count or total is of ("how many citrus fruits" → "citrus fruits"): its kinds (lime, lemon, …) were searched too; or null. */

@@ -42,7 +42,7 @@ export function explainFrame(frame: RecallFrame | null): { conditions: Explained
     add("occurrence", occurrence, `${picked}${placed} of ${occurrence.occurrences.length} that tell of '${occurrence.event}'`);
   }
   const cues: string[] = [`need: ${frame.need}`];
-  if (frame.asksFor) cues.push(`asks for a ${frame.asksFor}: units that ${frame.asksFor === "place" ? "name" : "carry"} one rank a little higher (no condition)`);
+  if (frame.asksFor) cues.push(`asks for a ${frame.asksFor}: units that ${frame.asksFor === "time" ? "carry" : frame.asksFor === "place" ? "name" : "state"} one rank a little higher (no condition)`);
   if (frame.aggregates) cues.push(`aggregates ("${frame.aggregates.evidence}"): the list is spread over episodes (no condition)`);
   if (frame.aggregates?.counts) cues.push(`counts "${frame.aggregates.counts}": its kinds are searched too (no condition)`);
   if (frame.currentState) cues.push(`asks for the current state ("${frame.currentState.evidence}"): superseded statements rank behind valid ones`);
