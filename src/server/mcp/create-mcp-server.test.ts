@@ -87,6 +87,13 @@ describe("MCP tools (in-process client)", () => {
         assert.ok(top.reasons.length > 0);
         assert.ok(out.unitIds.includes(top.unitId));
         assert.equal(typeof frame.active, "boolean");
+        assert.equal(frame.asksFor, "time");
+        // The other kinds of answer pass the tool's output schema too.
+        for (const [query, kind] of [["Where did Caroline go?", "place"], ["How many times did Caroline go?", "quantity"]] as const) {
+          const asked = await mcp.call("recall", { namespace: "alpha", query, k: 3 });
+          assert.equal(asked.isError, undefined, textOf(asked));
+          assert.equal((asked.structuredContent as any).frame.asksFor, kind, query);
+        }
         const text = textOf(recalled);
         assert.ok(text.includes("<memories>") && text.includes("</memories>"), "the evidence pack is the text content");
         assert.ok(text.includes(top.unitId), "the text names unit ids (to forget by)");
