@@ -22,6 +22,13 @@ test("the answer-kind cues that moved a hit are read back too: a time asked, a p
     { reasons: ["context: carries a time, as the query asks when"] },
     { reasons: ["context: spread: 1 from its episode already −0.020"] },
     { reasons: ["context: states a number, as the query asks how much"] },
+    { reasons: ["context: states a duration, as the query asks how long"] },
   ];
-  assert.deepEqual(rulesApplied(hits).cues, ["timed units lifted (asks when)", "units naming a place lifted (asks where)", "units stating a number lifted (asks how much)", "spread over episodes"]);
+  assert.deepEqual(rulesApplied(hits).cues, [
+    "timed units lifted (asks when)",
+    "units stating a duration lifted (asks how long)",
+    "units naming a place lifted (asks where)",
+    "units stating a number lifted (asks how much)",
+    "spread over episodes",
+  ]);
 });

@@ -13,7 +13,8 @@ import type { RecallHit } from "../model/recall.js";
  *   newest-rival-…     "the newest of <n> memories that match the question alike (…)" → newest of the memories that match alike first
  *   validity-order.ts  "superseded … by …", "not yet valid on …" → superseded ones after their successor (or last)
  *   successor-lift.ts  "supersedes <id>" → successors lifted
- *   time-asked-boost   "carries a time, as the query asks when" → timed units lifted (asks when)
+ *   time-asked-boost   "carries a time, as the query asks when" → timed units lifted (asks when);
+ *                      "states a duration, as the query asks how long" → units stating a duration lifted (asks how long)
  *   place-asked-boost  "names a place, as the query asks where" → units naming a place lifted (asks where)
  *   quantity-asked-…   "states a number, as the query asks how much" → units stating a number lifted (asks how much)
  *   spread-over-…      "spread: …" → spread over episodes
@@ -36,6 +37,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   let lifted = false;
   let timed = false;
   let placed = false;
+  let lasted = false;
   let counted = false;
   let spread = false;
   for (const hit of hits) {
@@ -44,6 +46,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
       // These two hold the ", " the items are joined with: matched in the whole reason.
       if (reason.includes("carries a time, as the query asks when")) timed = true;
       if (reason.includes("names a place, as the query asks where")) placed = true;
+      if (reason.includes("states a duration, as the query asks how long")) lasted = true;
       if (reason.includes("states a number, as the query asks how much")) counted = true;
       // The steps' reasons are joined with ", "; each is matched whole.
       for (const item of reason.slice("context: ".length).split(", ")) {
@@ -70,6 +73,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   if (lifted) state.push("successors lifted");
   const cues: string[] = [];
   if (timed) cues.push("timed units lifted (asks when)");
+  if (lasted) cues.push("units stating a duration lifted (asks how long)");
   if (placed) cues.push("units naming a place lifted (asks where)");
   if (counted) cues.push("units stating a number lifted (asks how much)");
   if (spread) cues.push("spread over episodes");

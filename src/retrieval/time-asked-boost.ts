@@ -1,12 +1,21 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
+import { NUMBER } from "../language/state-patterns.js";
+
+/** "How long is my commute?", "How long have I been…": asks for a duration. */
+const ASKS_HOW_LONG = /^\s*how\s+long\b/i;
+/** A length of time stated: "25 minutes", "an hour and a half", "a couple of weeks", "six months". */
+const STATES_A_DURATION = new RegExp(`\\b(?:${NUMBER}|a|an|half an?)\\s+(?:and a half\\s+)?(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\\b`, "i");
 
 /**
  * When the query asks when (frame.asksFor "time"), each candidate that carries
  * a time (event time or a mentioned time) gains `bonus`: the answer to
  * "When did…" is a unit that says when, and "Which came first, A or B?" is
- * answered by the two units that say when each happened. Scores change in place.
+ * answered by the two units that say when each happened. "How long…" is
+ * answered by a length of time too ("25 minutes on the number 4 tram"),
+ * which anchoring keeps as no time: a unit that states one gains the same.
+ * Scores change in place.
  */
 export function boostTimedUnits(
   candidates: Iterable<ContentCandidate>,
@@ -16,10 +25,16 @@ export function boostTimedUnits(
   reasons: (unitId: string) => string[],
 ): void {
   if (frame?.asksFor !== "time" || !(bonus > 0)) return;
+  const howLong = ASKS_HOW_LONG.test(frame.need);
   for (const c of candidates) {
-    const context = unitOf(c.unitId)?.context;
-    if (!context?.eventTime && !context?.mentionedTimes.length) continue;
-    c.score += bonus;
-    reasons(c.unitId).push("carries a time, as the query asks when");
+    const unit = unitOf(c.unitId);
+    if (!unit) continue;
+    if (unit.context.eventTime || unit.context.mentionedTimes.length) {
+      c.score += bonus;
+      reasons(c.unitId).push("carries a time, as the query asks when");
+    } else if (howLong && STATES_A_DURATION.test(unit.content)) {
+      c.score += bonus;
+      reasons(c.unitId).push("states a duration, as the query asks how long");
+    }
   }
 }

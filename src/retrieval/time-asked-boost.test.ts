@@ -1,0 +1,43 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
+import { makeSession, makeUnit } from "../store/testing/make-unit.js";
+import type { MemoryUnit } from "../model/memory-unit.js";
+import type { ContentCandidate } from "./content-recall.js";
+import { boostTimedUnits } from "./time-asked-boost.js";
+
+const session = makeSession();
+const timed: MemoryUnit = { ...makeUnit(session, 1, { id: "timed", content: "We moved in May." }), context: { ...makeUnit(session, 1).context, eventTime: { start: "2023-05-01T00:00:00.000Z", end: "2023-06-01T00:00:00.000Z", granularity: "month" } } };
+const units = [
+  timed,
+  makeUnit(session, 2, { id: "minutes", content: "It's 25 minutes on the number 4 tram now." }),
+  makeUnit(session, 3, { id: "words", content: "An hour and a half, door to door, a couple of weeks ago it was worse." }),
+  makeUnit(session, 4, { id: "none", content: "The tram is always full." }),
+];
+const unitOf = (id: string) => units.find((u) => u.id === id);
+const frameOf = (need: string, asksFor: RecallFrame["asksFor"] = "time"): RecallFrame => ({ ...EMPTY_FRAME(need), asksFor });
+
+function boosted(frame: RecallFrame | null, bonus = 0.05) {
+  const candidates: ContentCandidate[] = units.map((u) => ({ unitId: u.id, score: 0.5 }));
+  const reasons = new Map<string, string[]>();
+  boostTimedUnits(candidates, frame, unitOf, bonus, (id) => reasons.get(id) ?? (reasons.set(id, []), reasons.get(id)!));
+  return { scores: Object.fromEntries(candidates.map((c) => [c.unitId, c.score])), reasons };
+}
+
+test("a question that asks when lifts the units that carry a time, and only them", () => {
+  const { scores, reasons } = boosted(frameOf("When did we move?"));
+  assert.deepEqual(scores, { timed: 0.55, minutes: 0.5, words: 0.5, none: 0.5 });
+  assert.deepEqual(reasons.get("timed"), ["carries a time, as the query asks when"]);
+});
+
+test("'how long' lifts the units that state a length of time too, in digits or words", () => {
+  const { scores, reasons } = boosted(frameOf("How long is my tram ride to work?"));
+  assert.deepEqual(scores, { timed: 0.55, minutes: 0.55, words: 0.55, none: 0.5 });
+  assert.deepEqual(reasons.get("minutes"), ["states a duration, as the query asks how long"]);
+});
+
+test("nothing moves for another kind of question, with no frame, or with the bonus off", () => {
+  for (const [frame, bonus] of [[frameOf("How long is my tram ride?", "quantity"), 0.05], [null, 0.05], [frameOf("How long is my tram ride?"), 0]] as const) {
+    assert.deepEqual(Object.values(boosted(frame, bonus).scores), [0.5, 0.5, 0.5, 0.5]);
+  }
+});
