@@ -30,10 +30,12 @@ test("a question that asks when lifts the units that carry a time, and only them
   assert.deepEqual(reasons.get("timed"), ["carries a time, as the query asks when"]);
 });
 
-test("'how long' lifts the units that state a length of time too, in digits or words", () => {
+test("'how long' lifts the units that state a length of time too, in digits or words; so does 'how many days'", () => {
   const { scores, reasons } = boosted(frameOf("How long is my tram ride to work?"));
   assert.deepEqual(scores, { timed: 0.55, minutes: 0.55, words: 0.55, none: 0.5 });
   assert.deepEqual(reasons.get("minutes"), ["states a duration, as the query asks how long"]);
+  assert.deepEqual(boosted(frameOf("How many days did the move take?")).scores, { timed: 0.55, minutes: 0.55, words: 0.55, none: 0.5 });
+  assert.deepEqual(boosted(frameOf("When did we move?")).scores, { timed: 0.55, minutes: 0.5, words: 0.5, none: 0.5 }, "'when' asks for a time, not a length");
 });
 
 test("nothing moves for another kind of question, with no frame, or with the bonus off", () => {

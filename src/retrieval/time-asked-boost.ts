@@ -3,8 +3,8 @@ import type { RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
 import { NUMBER } from "../language/state-patterns.js";
 
-/** "How long is my commute?", "How long have I been…": asks for a duration. */
-const ASKS_HOW_LONG = /^\s*how\s+long\b/i;
+/** "How long is my commute?", "How long have I been…", "How many days did I spend…": asks for a length of time. */
+const ASKS_HOW_LONG = /^\s*how\s+(?:long|many\s+(?:minutes|hours|days|weeks|months|years))\b/i;
 /** A length of time stated: "25 minutes", "an hour and a half", "a couple of weeks", "six months". */
 const STATES_A_DURATION = new RegExp(`\\b(?:${NUMBER}|a|an|half an?)\\s+(?:and a half\\s+)?(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\\b`, "i");
 
