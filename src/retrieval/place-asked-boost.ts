@@ -1,6 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
+import { liftUnits } from "./lift-units.js";
 import { PRONOUN_I, TIME_WORDS } from "../induction/proper-nouns.js";
 
 // A capitalised name after a word of place or of going ("in Lisbon", "at Café Tunichtgut", "from Elba", "visited
@@ -33,10 +34,5 @@ export function boostPlacedUnits(
   reasons: (unitId: string) => string[],
 ): void {
   if (frame?.asksFor !== "place" || !(bonus > 0)) return;
-  for (const c of candidates) {
-    const unit = unitOf(c.unitId);
-    if (!unit || !namesAPlace(unit)) continue;
-    c.score += bonus;
-    reasons(c.unitId).push("names a place, as the query asks where");
-  }
+  liftUnits(candidates, unitOf, bonus, reasons, (unit) => (namesAPlace(unit) ? "names a place, as the query asks where" : null));
 }

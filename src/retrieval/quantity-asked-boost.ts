@@ -1,6 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
+import { liftUnits } from "./lift-units.js";
 import { NUMBER_WORD_VALUES } from "../language/state-patterns.js";
 
 // Digits, a currency sign, or a number's word. "Zero" and "one" are left out: "one of my friends", "no one".
@@ -21,10 +22,5 @@ export function boostQuantifiedUnits(
   reasons: (unitId: string) => string[],
 ): void {
   if (frame?.asksFor !== "quantity" || !(bonus > 0)) return;
-  for (const c of candidates) {
-    const unit = unitOf(c.unitId);
-    if (!unit || !STATES_A_NUMBER.test(unit.content)) continue;
-    c.score += bonus;
-    reasons(c.unitId).push("states a number, as the query asks how much");
-  }
+  liftUnits(candidates, unitOf, bonus, reasons, (unit) => (STATES_A_NUMBER.test(unit.content) ? "states a number, as the query asks how much" : null));
 }

@@ -26,6 +26,14 @@ export interface RulesApplied {
   cues: string[];
 }
 
+/** The answer-kind steps' reasons and the cue each reports, in the order the cues are listed. */
+const ANSWER_KIND_CUES: ReadonlyArray<readonly [string, string]> = [
+  ["carries a time, as the query asks when", "timed units lifted (asks when)"],
+  ["states a duration, as the query asks how long", "units stating a duration lifted (asks how long)"],
+  ["names a place, as the query asks where", "units naming a place lifted (asks where)"],
+  ["states a number, as the query asks how much", "units stating a number lifted (asks how much)"],
+];
+
 export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): RulesApplied {
   const now = new Set<string>();
   const then = new Set<string>();
@@ -35,19 +43,13 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   let superseded = false;
   let notYet = false;
   let lifted = false;
-  let timed = false;
-  let placed = false;
-  let lasted = false;
-  let counted = false;
+  const answerKinds = new Set<string>();
   let spread = false;
   for (const hit of hits) {
     for (const reason of hit.reasons) {
       if (!reason.startsWith("context: ")) continue;
-      // These two hold the ", " the items are joined with: matched in the whole reason.
-      if (reason.includes("carries a time, as the query asks when")) timed = true;
-      if (reason.includes("names a place, as the query asks where")) placed = true;
-      if (reason.includes("states a duration, as the query asks how long")) lasted = true;
-      if (reason.includes("states a number, as the query asks how much")) counted = true;
+      // The answer-kind reasons hold the ", " the items are joined with: matched in the whole reason.
+      for (const [said, cue] of ANSWER_KIND_CUES) if (reason.includes(said)) answerKinds.add(cue);
       // The steps' reasons are joined with ", "; each is matched whole.
       for (const item of reason.slice("context: ".length).split(", ")) {
         const first = /^states the (.+) valid (now|then)$/.exec(item);
@@ -71,11 +73,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   if (superseded) state.push("superseded ones after their successor (or last)");
   if (notYet) state.push("not yet valid ones last");
   if (lifted) state.push("successors lifted");
-  const cues: string[] = [];
-  if (timed) cues.push("timed units lifted (asks when)");
-  if (lasted) cues.push("units stating a duration lifted (asks how long)");
-  if (placed) cues.push("units naming a place lifted (asks where)");
-  if (counted) cues.push("units stating a number lifted (asks how much)");
+  const cues = ANSWER_KIND_CUES.map(([, cue]) => cue).filter((cue) => answerKinds.has(cue));
   if (spread) cues.push("spread over episodes");
   return { state, cues };
 }

@@ -1,6 +1,7 @@
 import type { MemoryUnit } from "../model/memory-unit.js";
 import type { RecallFrame } from "../model/recall-frame.js";
 import type { ContentCandidate } from "./content-recall.js";
+import { liftUnits } from "./lift-units.js";
 import { NUMBER } from "../language/state-patterns.js";
 
 /** "How long is my commute?", "How long have I been…", "How many days did I spend…": asks for a length of time. */
@@ -26,15 +27,11 @@ export function boostTimedUnits(
 ): void {
   if (frame?.asksFor !== "time" || !(bonus > 0)) return;
   const howLong = ASKS_HOW_LONG.test(frame.need);
-  for (const c of candidates) {
-    const unit = unitOf(c.unitId);
-    if (!unit) continue;
-    if (unit.context.eventTime || unit.context.mentionedTimes.length) {
-      c.score += bonus;
-      reasons(c.unitId).push("carries a time, as the query asks when");
-    } else if (howLong && STATES_A_DURATION.test(unit.content)) {
-      c.score += bonus;
-      reasons(c.unitId).push("states a duration, as the query asks how long");
-    }
-  }
+  liftUnits(candidates, unitOf, bonus, reasons, (unit) =>
+    unit.context.eventTime || unit.context.mentionedTimes.length
+      ? "carries a time, as the query asks when"
+      : howLong && STATES_A_DURATION.test(unit.content)
+        ? "states a duration, as the query asks how long"
+        : null,
+  );
 }
