@@ -61,6 +61,10 @@ const RULES: OthersRule[] = [
   { re: new RegExp(`${WHO} and ${NAME} (?:have |had |just |finally )*(?:split up|broken up|broke up|separated|divorced)`, "u"), read: () => ({ slot: "partner", value: "", ends: true }) },
   { re: new RegExp(`${WHO} ${ADV}(?:got|started|landed|took) (?:a |the )?(?:new )?job (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:works|is working) as (?:a |an )?([a-z][a-z-]+(?: [a-z][a-z-]+)?)\\b`, "u"), read: (m) => ({ slot: "job", value: m[4]! }) },
+  // "my brother Chidi is an accountant at Harcourt & Lyle": a role at a named place is work ("my sister is a nightmare" names none)
+  { re: new RegExp(`${WHO}(?:'s| is) ${ADV}(?:a|an) ([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|for|with) ${ORG}`, "u"), read: (m) => (NOT_A_ROLE.test(m[4]!) ? null : { slot: "job", value: m[4]! }) },
+  // "Chidi handed in his notice", "my sister quit her job": the work that held ends
+  { re: new RegExp(`${WHO} ${ADV}(?:has |had )?(?:(?:handed|put|given|gave) in (?:his|her|their) notice|(?:quit|left|lost) (?:his|her|their) job)\\b`, "u"), read: () => ({ slot: "job", value: "", ends: true }) },
   { re: new RegExp(`${WHO} ${ADV}(?:retired|has retired|is retired)\\b`, "u"), read: () => ({ slot: "job", value: "retired" }) },
   // "Fergus is a proper paramedic now": a role said to hold now ("my sister is a nightmare" says no "now")
   { re: new RegExp(`${WHO}(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), read: (m) => (NOT_A_ROLE.test(m[4]!) ? null : { slot: "job", value: m[4]! }) },

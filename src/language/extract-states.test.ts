@@ -111,6 +111,13 @@ describe("extractStates", () => {
     assert.deepEqual(keys("That makes five grandchildren now."), ["User | number of grandchildren = 5"]);
     assert.deepEqual(keys("I have four grandchildren now, and they all want to visit at the same time."), ["User | number of grandchildren = 4"]);
     assert.deepEqual(keys("Between work and the two kids I barely sleep."), ["User | number of kids = 2"]);
+    // Describing words between the count and the thing; "I've got" as well as "I have"; a count changed to a new value.
+    assert.deepEqual(keys("I've got six private students at the moment."), ["User | number of students = 6"]);
+    assert.deepEqual(keys("Business is booming, I'm up to nine private students, three of them adults."), ["User | number of students = 9"]);
+    assert.deepEqual(keys("The vet is dropping him to 1.5 units twice a day."), ["User | number of units = 1.5"]);
+    // A number word is no describing word: "two hundred miles" is not two miles.
+    assert.deepEqual(keys("I drove up to two hundred miles."), []);
+    assert.deepEqual(keys("I have three other ideas."), []);
     // "the three dogs" may be anyone's.
     assert.deepEqual(keys("The three dogs ran off."), []);
     assert.deepEqual(keys("I'm going to move to Porto next month, and I'm excited."), []);
@@ -137,6 +144,12 @@ describe("extractStates", () => {
     assert.deepEqual(keys("My sister lives in Berlin."), ["User's sister | residence = berlin"]);
     assert.deepEqual(keys("Jon's new job is at Harborview."), ["Jon | employer = harborview"]);
     assert.deepEqual(keys("And my mom retired in May!"), ["User's mom | job = retired"]);
+    // A role at a named place is work; "a member of", "a fan of" name none.
+    assert.deepEqual(keys("My brother Chidi is an accountant at Harcourt & Lyle in Cardiff."), ["Chidi | job = accountant", "Chidi | relation = user's brother"]);
+    assert.deepEqual(keys("My sister is a member of the Leeds Rowing Club."), []);
+    // Notice handed in, a job quit: the work that held ends.
+    assert.deepEqual(keys("Chidi handed in his notice."), ["Chidi | job =  (ends)"]);
+    assert.deepEqual(keys("I handed in my notice today."), ["User | job =  (ends)"]);
     assert.deepEqual(keys("My parents have been staying with me for nine months now."), ["User's parents | staying with me = nine months [open]"]);
     // The speaker's own name is no other person.
     assert.deepEqual(keys("Ines moved to Porto.", "Ines"), []);

@@ -28,7 +28,9 @@ const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4})";
 const ANIMAL = "(dog|cat|puppy|kitten|rabbit|bunny|parrot|budgie|hamster|guinea pig|turtle|tortoise|horse|snake|lizard|beagle|labrador|poodle|terrier|retriever|spaniel|collie|tabby)";
 const BRAND = "(?:VW|Volkswagen|Fiat|Honda|Toyota|Hyundai|Ford|BMW|Audi|Kia|Mazda|Nissan|Renault|Peugeot|Tesla|Volvo|Subaru|Skoda|Seat|Opel|Chevrolet|Mini|Jeep|Suzuki|Yamaha|Vespa)";
 const VEHICLE = "(car|truck|bakkie|pickup|pick-up|suv|van|motorbike|motorcycle|scooter|tesla|toyota|honda|ford|bmw|subaru|volkswagen|audi|mazda|kia|hyundai|prius|civic|corolla)";
-const COUNT = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
+const COUNT = "(\\d+(?:\\.\\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
+/** Up to two describing words between a count and what it counts ("nine private students", "two rescue greyhounds"). */
+const DESCRIBED = "(?:(?!(?:and|or|of|more|other|hundred|thousand|million|dozen)\\b)[a-z][a-z-]* ){0,2}?";
 const NOW = "(?:now |currently |finally |just |recently |officially |actually |still |also )*";
 /**
  * After a name read as a workplace: the name is no noun's modifier ("training for the Leeds half marathon", "working
@@ -111,6 +113,7 @@ const RULES: Rule[] = [
   { re: /\b(?:[Rr]unning|opened) (?:my|our) own ([a-z]+)\b/u, read: (m) => set("job", `own ${m[1]}`) },
   // "I quit the Musikschule", "I handed in my notice at Harcourt & Lyle": the workplace that ended, named.
   { re: new RegExp(`\\bI (?:just |finally |recently |officially )*(?:quit (?:my job (?:at|with) )?|(?:handed in|put in|gave in|gave) (?:my )?notice (?:at|to) )${ORG}`, "u"), read: (m) => end("employer", m[1]) },
+  { re: /\bI (?:just |finally |recently |officially )*(?:handed|put|gave) in my notice\b(?! (?:at|to) [A-Z])/u, read: () => end("job") },
   { re: /\bI (?:just |finally |recently )*(?:quit|left|lost) (?:my job|the (?:pub|firm|school|company|office|restaurant|café|cafe|clinic|bank|agency|studio|hospital|shop|bakery|hotel|factory|lab|salon|store|supermarket|warehouse|newspaper|startup|practice|museum|library|theatre|theater|brewery|kitchen|bar|garage|workshop))\b/u, read: () => end("job") },
   // partner
   { re: new RegExp(`\\b[Mm]y (?:new )?(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?),? ${NAME}`, "u"), read: (m) => set("partner", m[1]), stative: true },
@@ -157,10 +160,11 @@ const RULES: Rule[] = [
   { re: /\bI(?:'ve| have) (?:started|taken up|picked up) ([a-z]+)(?: instead)?\b/u, read: (m) => (NOT_A_HOBBY.test(m[1]!) ? null : set("hobby", m[1], true)) },
   { re: /\bI (?:quit|gave up|stopped) ([a-z]+)\b/u, read: (m) => (/^(my|the|a|an|eating|smoking|it|that|this)$/.test(m[1]!) ? null : end("hobby", m[1], true)) },
   // counts
-  { re: new RegExp(`\\b(?:I|we) ${NOW}(?:have|'ve got|have got) ${COUNT} ${PLURAL}\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
+  { re: new RegExp(`\\b(?:I|we)(?:(?:'ve| have) ${NOW}got| ${NOW}have(?: got)?) ${COUNT} ${DESCRIBED}${PLURAL}\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
   // "between work and the two kids", "our three dogs": the family's own, counted ("the three dogs" may be anyone's)
   { re: new RegExp(`\\b(?:(?:[Mm]y|[Oo]ur) ${COUNT} ((?:grand)?(?:kids|children|sons|daughters)|dogs|cats|pets)|[Tt]he ${COUNT} ((?:grand)?(?:kids|children)))\\b`, "u"), read: (m) => set(`number of ${(m[2] ?? m[4])!.toLowerCase()}`, String(numberOf((m[1] ?? m[3])!))), stative: true },
-  { re: new RegExp(`\\b(?:that makes|that's|so that's|down to|up to) ${COUNT} ${PLURAL}\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
+  // "I'm down to seven students", "the vet is dropping him to 1.5 units": a count changed to a new value
+  { re: new RegExp(`\\b(?:that makes|that's|so that's|(?:(?:dropp|lower|reduc|rais|increas|bump|cutt)(?:ed|ing) (?:(?:him|her|it|them|me|us) )?|cut (?:(?:him|her|it|them|me|us) )?)?(?:down |up |back )?to) ${COUNT} ${DESCRIBED}${PLURAL}\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`number of ${m[2]!.toLowerCase()}`, String(numberOf(m[1]!)))) },
   { re: new RegExp(`\\bI(?:'ve| have) ${NOW}(?:completed|finished|watched|read|tried|visited|run|taken|done) ${COUNT} (?:different )?([a-z]+)\\b`, "iu"), read: (m) => (GENERIC_COUNTED.has(m[2]!.toLowerCase()) ? null : set(`${m[2]!.toLowerCase()} done`, String(numberOf(m[1]!)))) },
 ];
 
@@ -181,7 +185,7 @@ function isRole(role: string): boolean {
 }
 
 function numberOf(word: string): number {
-  return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORD_VALUES[word.toLowerCase()] ?? Number.NaN);
+  return /^\d+(?:\.\d+)?$/.test(word) ? Number(word) : (NUMBER_WORD_VALUES[word.toLowerCase()] ?? Number.NaN);
 }
 
 function clean(value: string): string {

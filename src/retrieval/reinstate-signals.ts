@@ -203,6 +203,8 @@ export interface ReinstateSignals {
   countedKinds: number;
   /** "Before/after <an event>": the memory of that event goes behind the next context-valid candidate (anchor-behind.ts). */
   anchorBehind: boolean;
+  /** "When is …?" (a time still set): the latest memory telling that the time moved takes the place of the time first said (moved-time-first.ts). */
+  movedTimeFirst: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -233,4 +235,5 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   rivalDepth: RIVAL_DEPTH,
   countedKinds: COUNTED_KINDS,
   anchorBehind: true,
+  movedTimeFirst: true,
 };

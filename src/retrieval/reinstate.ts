@@ -23,6 +23,7 @@ import { staleBehindSuccessors } from "./validity-order.js";
 import { sameKeyNewestFirst } from "./same-key-order.js";
 import { newestRivalFirst } from "./newest-rival-first.js";
 import { anchorBehindNextValid } from "./anchor-behind.js";
+import { movedTimeFirst } from "./moved-time-first.js";
 import { checkArgs, checkFields } from "../model/check-args.js";
 
 export {
@@ -149,7 +150,10 @@ export interface ReinstateOptions {
  *                          the query says "now", the newest of the
  *                          candidates both channels rank in their first
  *                          RIVAL_DEPTH (or, said by the subject, one in
- *                          its first three) takes the best one's place.
+ *                          its first three) takes the best one's place;
+ *   a time still set     → "When is …?": a memory telling that the time
+ *                          moved ("they moved my appointment to Wednesday
+ *                          the 16th") takes the place of the time first said.
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
  * away, because frame induction can be wrong.
@@ -157,7 +161,7 @@ export interface ReinstateOptions {
  * The steps' files: answer-aware.ts (with time-asked-boost.ts), episode-of.ts
  * and episode-support.ts, successor-lift.ts, state-answers.ts,
  * context-valid.ts (over context-match.ts), anchor-behind.ts, answers-before-questions.ts,
- * spread-over-episodes.ts, states-first.ts, same-key-order.ts, newest-rival-first.ts, validity-order.ts (with
+ * spread-over-episodes.ts, states-first.ts, same-key-order.ts, newest-rival-first.ts, moved-time-first.ts, validity-order.ts (with
  * valid-span.ts); speaks-for-a-service.ts is shared by two of them.
  */
 export function reinstate(
@@ -216,6 +220,9 @@ export function reinstate(
   // 9c. The present asked and no named slot's state answers: of the memories that match the question alike, the newest
   // goes first — ahead of 9b's newest value too, which is only the newest a rule read ("a year into the Kobo now" is none).
   if (answersFromStates.length === 0 && !options.validAt) ordered = newestRivalFirst(ordered, frame, unitOf, contextValid, signals.rivalDepth, reasonsOf);
+
+  // 9d. A time still set asked ("When is my appointment?"): the latest memory telling it moved goes before the time first said.
+  if (signals.movedTimeFirst) ordered = movedTimeFirst(ordered, frame, unitOf, reasonsOf);
 
   // 10. History, not the answer: a statement not valid at the asked time follows what superseded it, or goes last.
   ordered = staleBehindSuccessors(ordered, frame, options, signals.successorLift, reasonsOf);

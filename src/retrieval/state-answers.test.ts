@@ -44,4 +44,17 @@ describe("stateAnswers", () => {
     assert.deepEqual(answers(units, { stateSlot: { slots: ["number of beehives"], evidence: "how many beehives" }, currentState: { evidence: "now" } }), ["nine"]);
     assert.deepEqual(answers(units, { stateSlot: { slots: ["number of children"], evidence: "how many children" }, currentState: { evidence: "now" } }), []);
   });
+
+  it("someone else's value never answers for the person asked, when none of the statements is theirs", () => {
+    const units = [unit("own", "2023-01-10", [{ value: "radiographer" }])];
+    const now = { stateSlot: jobs, currentState: { evidence: "now" } };
+    assert.deepEqual(answers(units, { ...now, stateSubject: { relation: "brother", evidence: "my brother" } }), []);
+    assert.deepEqual(answers(units, { ...now, stateSubject: { name: "Chidi", evidence: "Chidi" } }), []);
+    // The speaker's own, asked of the speaker; and with no subject asked, any statement answers.
+    assert.deepEqual(answers(units, { ...now, stateSubject: { self: true, evidence: "my" } }), ["own"]);
+    // "Who is my partner?" asks the asker's partner slot.
+    const partner = [unit("tom", "2023-01-10", [{ slot: "partner", value: "tom" }])];
+    assert.deepEqual(answers(partner, { stateSlot: { slots: ["partner"], evidence: "partner" }, currentState: { evidence: "now" }, stateSubject: { relation: "partner", evidence: "my partner" } }), ["tom"]);
+    assert.deepEqual(answers(units, now), ["own"]);
+  });
 });

@@ -19,6 +19,9 @@ import { slotStatements, type SlotStatements } from "./slot-statements.js";
  * the pub": a statement that ends the slot, said after every value, is what
  * holds now.
  */
+/** Relations that name a partner: asked as "my partner", they ask the asker's partner slot, not a partner's state. */
+const PARTNER_KIN = /^(?:partner|boyfriend|girlfriend|wife|husband|fianc[ée]e?)$/;
+
 export function stateAnswers(
   frame: RecallFrame | null,
   stateUnits: readonly MemoryUnit[] | SlotStatements,
@@ -48,6 +51,11 @@ export function stateAnswers(
   const asked = frame.stateSubject ?? null;
   const pairAsked = table.pairs.map((p) => isSubjectAsked(asked, p.subject, p.speaker, aliasOf));
   const bySubject = asked !== null && values.pair.some((p) => pairAsked[p]!);
+  // Someone else's value never answers for another person asked: "What does my brother do for work now?" with no
+  // statement of his job is not answered by the user's own. Not when the relation is the slot's value ("Who is my
+  // partner?" asks the asker's partner slot), nor for the asker, whose statements may be keyed by another name.
+  const another = Boolean(asked?.name) || (Boolean(asked?.relation) && !(slot.slots.includes("partner") && PARTNER_KIN.test(asked!.relation!)));
+  if (another && !bySubject && people.length === 0) return [];
   const pairCounts = bySubject ? pairAsked : table.pairs.map((p) => about(p.subject));
   // A unit counts when one of its value statements is of a counted pair.
   const counts = new Uint8Array(units.length);
