@@ -160,6 +160,10 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Elodie got the Glasgow job in the end, she moved up there in August.", "Maren"), ["Elodie | residence = glasgow"]);
     assert.deepEqual(keys("Elodie's still in Leeds for now.", "Maren"), ["Elodie | residence = leeds"]);
     assert.deepEqual(keys("My brother has been in Cork since June.", "Ruth"), ["Ruth's brother | residence = cork"]);
+    // A new home somewhere is a move there, of the person named or of the one "her" stands for; a visit to one is none.
+    assert.deepEqual(keys("Khadija's moved. She sent me a photo from her new flat in Manchester.", "Maren"), ["Khadija | residence = manchester"]);
+    assert.deepEqual(keys("Khadija's new flat in Manchester is tiny.", "Maren"), ["Khadija | residence = manchester"]);
+    assert.deepEqual(keys("I visited his new place in Leeds.", "Maren"), []);
     // The person the other speaker just asked after ("Any news from Elodie?", "How's your sister?"), not a place asked about.
     assert.deepEqual(extractStates("She's applying for jobs. She's still in Leeds for now.", "Maren", "Any news from Elodie?").map((st) => `${st.subject} | ${st.slot} = ${st.value}`), ["Elodie | residence = leeds"]);
     assert.deepEqual(extractStates("She's been living in Cork since June.", "Ruth", "How's your sister doing?").map((st) => `${st.subject} | ${st.slot} = ${st.value}`), ["Ruth's sister | residence = cork"]);
