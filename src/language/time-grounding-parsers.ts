@@ -149,6 +149,33 @@ export function makeWeekendParser(pastBias: boolean): Parser {
   };
 }
 
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/**
+ * "Wednesday the 16th", "on Monday, the 14th": chrono reads the weekday alone
+ * and grounds it to the nearest such weekday (with past bias, the one gone),
+ * dropping the date. The date is the day N of the month before, of, or after
+ * the reference on which that weekday falls — the nearest such; when none
+ * does (a slip of the speaker), the nearest day N, less sure.
+ */
+export const weekdayDateParser: Parser = {
+  pattern: () => /\b(sunday|monday|tuesday|wednesday|thursday|friday|saturday),?\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b/i,
+  extract: (context, match) => {
+    const dayOfMonth = Number(match[2]);
+    if (dayOfMonth < 1 || dayOfMonth > 31) return null;
+    const weekday = WEEKDAYS.indexOf(match[1]!.toLowerCase());
+    const refDay = refDayOf(context);
+    const candidates = [-1, 0, 1]
+      .map((offset) => monthStart(refDay, offset) + (dayOfMonth - 1) * DAY)
+      .filter((day) => ymd(day).day === dayOfMonth);
+    const nearest = (days: number[]) => days.reduce<number | null>((best, d) => (best === null || Math.abs(d - refDay) < Math.abs(best - refDay) ? d : best), null);
+    const onWeekday = nearest(candidates.filter((day) => new Date(day).getUTCDay() === weekday));
+    const chosen = onWeekday ?? nearest(candidates);
+    if (chosen === null) return null;
+    return spanResult(context, match.index ?? 0, match[0], chosen, chosen + DAY, "day", onWeekday !== null ? 0.9 : 0.6, false);
+  },
+};
+
 /** "in 2019", "back in 2018", "during 2020": chrono ignores a bare year. */
 export const yearParser: Parser = {
   pattern: () => /\b(?:(?:in|during|since|from|around|circa|of|throughout|early|late|mid)\s+|mid-)((?:19|20)\d{2})\b(?!\s*(?:[-/]\d|people|\w*s\b|%|km|miles|dollars|euros|words|times))/i,

@@ -46,6 +46,9 @@ const rows: Row[] = [
   ["My dentist appointment is on Tuesday at 3pm", MON, "2023-05-09", "2023-05-10", "day"],
   ["My dentist appointment got moved to Thursday at 10am", MON, "2023-05-11", "2023-05-12", "day"],
   ["The party is on Saturday!", MON, "2023-05-13", "2023-05-14", "day"],
+  // A weekday with its date: the day of that date on which the weekday falls, ahead or behind (chrono alone read the weekday).
+  ["They moved my appointment to Wednesday the 17th at 5:15pm.", MON, "2023-05-17", "2023-05-18", "day"],
+  ["It was on Friday the 28th.", MON, "2023-04-28", "2023-04-29", "day"],
   ["I have a meeting on Friday", MON, "2023-05-12", "2023-05-13", "day"],
   // A timetable's present: what starts on a weekday starts ahead; what started on one is behind.
   ["My new job at the clinic starts Saturday.", MON, "2023-05-13", "2023-05-14", "day"],

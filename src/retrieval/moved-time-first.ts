@@ -104,7 +104,8 @@ export function movedTimeFirst(
   if (!moved || moved.at <= leadAt) return ordered;
   const mover = ordered[moved.at]!;
   const reasons = reasonsOf.get(mover.unitId) ?? [];
-  reasons.unshift(`tells that the time was moved, after the time first said (said ${moved.said.slice(0, 10)})`);
+  // No ", " inside: the reasons are joined with it (rules-applied.ts splits on it).
+  reasons.unshift(`the latest move of the time asked (said ${moved.said.slice(0, 10)})`);
   reasonsOf.set(mover.unitId, reasons);
   return [...ordered.slice(0, leadAt), mover, ...ordered.slice(leadAt).filter((c) => c !== mover)];
 }

@@ -8,10 +8,11 @@ test("the state rules a recall applied are read back from its hits' reasons, eac
     { reasons: ["context: states the residence valid now, supersedes u_1"] },
     { reasons: ["context: superseded on 2023-02-01 by u_2"] },
     { reasons: ["content: the newest of 3 memories that match the question alike (said 2023-09-10)"] },
+    { reasons: ["context: the latest move of the time asked (said 2023-08-08), said by the user, carries a time, as the query asks when"] },
   ];
   assert.deepEqual(rulesApplied(hits), {
-    state: ["current value first (slot residence)", "newest of the memories that match alike first", "superseded ones after their successor (or last)", "successors lifted"],
-    cues: [],
+    state: ["current value first (slot residence)", "newest of the memories that match alike first", "latest move of a set time first", "superseded ones after their successor (or last)", "successors lifted"],
+    cues: ["timed units lifted (asks when)"],
   });
   assert.deepEqual(rulesApplied([{ reasons: ["context: said by the user"] }]), { state: [], cues: [] }, "a condition met is no state rule");
 });

@@ -11,6 +11,7 @@ import type { RecallHit } from "../model/recall.js";
  *   states-first.ts    "states the <slot> valid now|then" → current value first (slot <slot>)
  *   same-key-order.ts  "states the <thing> last (…)|valid on <date>" → newest value first (<thing>)
  *   newest-rival-…     "the newest of <n> memories that match the question alike (…)" → newest of the memories that match alike first
+ *   moved-time-first   "the latest move of the time asked (…)" → latest move of a set time first
  *   validity-order.ts  "superseded … by …", "not yet valid on …" → superseded ones after their successor (or last)
  *   successor-lift.ts  "supersedes <id>" → successors lifted
  *   time-asked-boost   "carries a time, as the query asks when" → timed units lifted (asks when);
@@ -40,6 +41,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   const newest = new Set<string>();
   const on = new Set<string>();
   let rival = false;
+  let moved = false;
   let superseded = false;
   let notYet = false;
   let lifted = false;
@@ -57,6 +59,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
         if (first) (first[2] === "now" ? now : then).add(first[1]!);
         else if (sameKey) (sameKey[2] ? on : newest).add(sameKey[2] ? `${sameKey[1]} on ${sameKey[2]}` : sameKey[1]!);
         else if (/^the newest of \d+ memories that match the question alike/.test(item)) rival = true;
+        else if (/^the latest move of the time asked/.test(item)) moved = true;
         else if (/^superseded( on \d{4}-\d{2}-\d{2})? by \S+/.test(item)) superseded = true;
         else if (/^not yet valid on \d{4}-\d{2}-\d{2}/.test(item)) notYet = true;
         else if (/^supersedes \S+$/.test(item)) lifted = true;
@@ -70,6 +73,7 @@ export function rulesApplied(hits: readonly Pick<RecallHit, "reasons">[]): Rules
   if (newest.size) state.push(`newest value first (${[...newest].join(" / ")})`);
   if (on.size) state.push(`value valid then first (${[...on].join(" / ")})`);
   if (rival) state.push("newest of the memories that match alike first");
+  if (moved) state.push("latest move of a set time first");
   if (superseded) state.push("superseded ones after their successor (or last)");
   if (notYet) state.push("not yet valid ones last");
   if (lifted) state.push("successors lifted");
