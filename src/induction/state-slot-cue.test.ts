@@ -22,6 +22,10 @@ test("state slots: the state a question asks about, named as statements name it"
   assert.deepEqual(findStateSlot("Do I still work at Monzo?")?.slots, ["job", "employer"]);
   assert.deepEqual(findStateSlot("Does Ana still live in Berlin?")?.slots, ["residence"]);
   assert.deepEqual(findStateSlot("Is Tom still living in Leeds?")?.slots, ["residence"]);
+  // "Which city … live in" asks where, in other words; a city visited is no home.
+  assert.deepEqual(findStateSlot("Which city does my sister live in now?")?.slots, ["residence"]);
+  assert.deepEqual(findStateSlot("What town is Gideon living in these days?")?.slots, ["residence"]);
+  assert.equal(findStateSlot("Which city did Jon visit in May?"), null);
   assert.equal(findStateSlot("Does Jon still work on his studio?"), null, "work on a project is no job");
 });
 

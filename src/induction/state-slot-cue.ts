@@ -15,7 +15,7 @@ import { PLURAL } from "../language/state-patterns.js";
  */
 const SLOT_QUESTIONS: Array<[RegExp, string[]]> = [
   // "Does Ana still live in Berlin?", "Do I still work at Monzo?": a yes-or-no question about the value is one about the slot.
-  [/\bwhere\b[^?]*\b(?:live|lives|living|lived|reside|resides|resided|based)\b|\bhome ?town\b|^\s*(?:do|does|did|is|are)\s+(?:\S+\s+){1,3}?(?:still\s+)?(?:live|living)\s+in\b/i, ["residence"]],
+  [/\bwhere\b[^?]*\b(?:live|lives|living|lived|reside|resides|resided|based)\b|\b(?:which|what) (?:city|town|country|village|part of town|neighbou?rhood|area|suburb)\b[^?]*\b(?:live|lives|living|lived|based)\b|\bhome ?town\b|^\s*(?:do|does|did|is|are)\s+(?:\S+\s+){1,3}?(?:still\s+)?(?:live|living)\s+in\b/i, ["residence"]],
   [
     /\b(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+\S+\s+(?:job|jobs|profession|occupation|position|role|employer)\b|\bdo(?:es)?\s+(?:\S+\s+){0,4}do\s+for\s+(?:a\s+)?(?:living|work)\b|\bwhere\s+(?:does|did|do)\s+(?:\S+\s+){1,4}?work\b|\bwhat\s+(?:job|work)\s+(?:does|did|do)\b|^\s*(?:do|does|did|is|are)\s+(?:\S+\s+){1,3}?(?:still\s+)?(?:work|working)\s+(?:at|for)\b/i,
     ["job", "employer"],

@@ -48,6 +48,8 @@ interface OthersRule {
 const RULES: OthersRule[] = [
   { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back )?to ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  // "I'm back from Cardiff! Greta finally moved there in July": there is the place the turn named before
+  { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back |up |down |over |out )?there\\b`, "u"), read: () => ({ slot: "residence", value: THERE }) },
   // "Signe has moved into a flat in Nørrebro", "Dad moved in with Chiara in Alba": where the new home is
   // (a clause joined by "and" shares its subject: "Signe is back from Berlin and has moved into a flat in Nørrebro")
   { re: new RegExp(`${WHO}(?: [^.,;:!?]{1,40}? and)? ${ADV}(?:has |have |just )*(?:moved|moving) (?:into ${HOME}|in with (?:[\\p{Lu}][\\p{L}'’-]+|(?:her|his|their|my|our) \\w+)) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
@@ -199,7 +201,10 @@ function subjectOf(m: RegExpExecArray, speaker: string): { subject: string; rela
 }
 
 /** Other people's states in one sentence of `speaker` (a plan or question already ruled out by the caller). */
-export function extractOthersStates(sentence: string, speaker: string): StateStatement[] {
+/** A value that stands for the place named before the match ("moved there"), resolved with the turn's words before it. */
+const THERE = "@there";
+
+export function extractOthersStates(sentence: string, speaker: string, before = ""): StateStatement[] {
   const out: StateStatement[] = [];
   for (const rule of RULES) {
     const m = rule.re.exec(sentence);
@@ -209,7 +214,7 @@ export function extractOthersStates(sentence: string, speaker: string): StateSta
     if (!who || !read) continue;
     // The speaker is no other person ("Ines moved to Porto" said by Ines is her own state; the first-person rules read it).
     if (who.subject.toLowerCase() === speaker.toLowerCase()) continue;
-    const value = clean(read.value);
+    const value = clean(read.value === THERE ? (lastPlace(`${before} ${sentence.slice(0, m.index)}`) ?? "") : read.value);
     if (value === "" && !read.ends) continue;
     out.push({ subject: who.subject, slot: read.slot, value, additive: false, ends: read.ends ?? false, evidence: m[0].trim(), ...(read.open ? { open: true } : {}) });
     if (who.relation) out.push(relationStatement(who.subject, who.relation, m[0].trim()));

@@ -164,6 +164,9 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Khadija's moved. She sent me a photo from her new flat in Manchester.", "Maren"), ["Khadija | residence = manchester"]);
     assert.deepEqual(keys("Khadija's new flat in Manchester is tiny.", "Maren"), ["Khadija | residence = manchester"]);
     assert.deepEqual(keys("I visited his new place in Leeds.", "Maren"), []);
+    // "Moved there": the place the turn named before; with none named, nothing.
+    assert.deepEqual(keys("I'm back from Cardiff! Greta finally moved there in July.", "Oona"), ["Greta | residence = cardiff"]);
+    assert.deepEqual(keys("Greta moved there last year.", "Oona"), []);
     // The person the other speaker just asked after ("Any news from Elodie?", "How's your sister?"), not a place asked about.
     assert.deepEqual(extractStates("She's applying for jobs. She's still in Leeds for now.", "Maren", "Any news from Elodie?").map((st) => `${st.subject} | ${st.slot} = ${st.value}`), ["Elodie | residence = leeds"]);
     assert.deepEqual(extractStates("She's been living in Cork since June.", "Ruth", "How's your sister doing?").map((st) => `${st.subject} | ${st.slot} = ${st.value}`), ["Ruth's sister | residence = cork"]);

@@ -301,7 +301,7 @@ export function extractStates(text: string, speaker: string, askedBefore?: strin
     if (planned || (/\?\s*$/.test(sentence) && !restated)) continue;
     const before = text.slice(0, sentenceAt);
     if (!named) for (const st of extractOpenStates(sentence, speaker, before)) add(st);
-    const others = [...extractOthersStates(sentence, speaker), ...extractRelations(sentence, speaker)];
+    const others = [...extractOthersStates(sentence, speaker, before), ...extractRelations(sentence, speaker)];
     for (const st of others) add(st);
     // "She's been in Leeds since uni", "He's a proper paramedic now": of the person this turn last named or told of.
     // Else of the person the other speaker just asked about ("Any news from Elodie?" — "She's still in Leeds").
