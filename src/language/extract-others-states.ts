@@ -26,10 +26,10 @@ const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4}|the
 const STAYING = "(?:(?:still|now|currently|been|living|based|settled) )+in";
 /** Kin a speaker calls by the word alone, capitalised as a name: "Dad", "Mum", "Grandma". */
 const BARE_KIN = /^(?:Dad|Mum|Mom|Mam|Grandma|Grandpa|Grandad|Granny|Nan|Nana)$/;
+/** A dwelling named by what it is ("flat", "houseshare"); after "new" it is a home one moved into ("her new flat in Leith"), a visit is none. */
+const DWELLING = "(?:flat|apartment|house|place|home|studio|cottage|bungalow|condo|houseshare|flatshare)";
 /** A home one moves into: "a flat in Nørrebro", "her new place in Leith". */
-const HOME = "(?:a |an |the |her |his |their |my )?(?:new |shared |small |tiny |little |big |nice )*(?:flat|apartment|house|place|home|room|studio|cottage|bungalow|condo|dorm|houseshare|flatshare)";
-/** A home named by what it is, after "new" ("her new flat in Leith"): a visit is no new home. */
-const NEW_HOME = "(?:flat|apartment|house|place|home|studio|cottage|bungalow|condo|houseshare|flatshare)";
+const HOME = `(?:a |an |the |her |his |their |my )?(?:new |shared |small |tiny |little |big |nice )*(?:${DWELLING}|room|dorm)`;
 /** Who: "my (older) sister (Ana)", "Ana", "Ana's". Groups: relation, name after it, bare name. */
 const WHO = `(?:\\b[Mm]y ${RELATION}(?:,? ${NAME})?|\\b${NAME})`;
 const ADV = "(?:now |still |currently |finally |just |recently |officially |actually |also )*";
@@ -54,7 +54,7 @@ const RULES: OthersRule[] = [
   // (a clause joined by "and" shares its subject: "Signe is back from Berlin and has moved into a flat in Nørrebro")
   { re: new RegExp(`${WHO}(?: [^.,;:!?]{1,40}? and)? ${ADV}(?:has |have |just )*(?:moved|moving) (?:into ${HOME}|in with (?:[\\p{Lu}][\\p{L}'’-]+|(?:her|his|their|my|our) \\w+)) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   // "Khadija's new flat in Manchester": a new home somewhere is a move there
-  { re: new RegExp(`${WHO}['’]s new ${NEW_HOME} in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  { re: new RegExp(`${WHO}['’]s new ${DWELLING} in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   // "Elodie's still in Leeds for now", "my brother's been in Cork since June", "Arjun's settled in Bristol": staying, not a visit ("Ana is in Paris this weekend")
   { re: new RegExp(`${WHO}(?:'s| is| has) ${STAYING} ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO}['’]s (?:new |current )?(?:job|position|role) is (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
@@ -96,7 +96,7 @@ const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegEx
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e) ${ADV}(?:moved|relocated|has moved) (?:back |up |down |over |out )?to ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
   { re: /\b(?:[Ss]he|[Hh]e) (?:\w+ )?(?:moved|relocated) (?:back |up |down |over |out )?there\b/u, slot: "residence", value: (m, sentence) => lastPlace(sentence.slice(0, m.index)) },
   // "She sent me a photo from her new flat in Manchester": a new home somewhere is a move there
-  { re: new RegExp(`\\b(?:[Hh]er|[Hh]is) new ${NEW_HOME} in ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
+  { re: new RegExp(`\\b(?:[Hh]er|[Hh]is) new ${DWELLING} in ${PLACE}`, "u"), slot: "residence", value: (m) => m[1]! },
   // "she's been with her boyfriend Anton for about two years"
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| has) (?:been )?(?:with|seeing|dating) (?:her|his|their) (?:boyfriend|girlfriend|partner|fianc[ée]e?|husband|wife) ${NAME}`, "u"), slot: "partner", value: (m) => m[1]! },
   // "He's a proper paramedic now"

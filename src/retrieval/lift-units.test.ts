@@ -12,4 +12,9 @@ test("the candidates whose unit has a reason gain the bonus and the reason; the 
   liftUnits(candidates, (id) => units.find((u) => u.id === id), 0.05, (id) => reasons.get(id) ?? (reasons.set(id, []), reasons.get(id)!), (u) => (u.content.includes("Elba") ? "names a place" : null));
   assert.deepEqual(candidates.map((c) => c.score), [0.55, 0.5, 0.5]);
   assert.deepEqual([...reasons], [["yes", ["names a place"]]]);
+  // A cue switched off (bonus 0) lifts nothing and records nothing.
+  const off = new Map<string, string[]>();
+  liftUnits(candidates, (id) => units.find((u) => u.id === id), 0, (id) => off.get(id) ?? (off.set(id, []), off.get(id)!), () => "names a place");
+  assert.deepEqual(candidates.map((c) => c.score), [0.55, 0.5, 0.5]);
+  assert.equal(off.size, 0);
 });

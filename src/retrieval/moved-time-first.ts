@@ -36,8 +36,8 @@ const saidAt = (u: MemoryUnit): string => u.context.saidAt ?? u.context.session.
 /**
  * Whether a move is of the lead's thing: a word both say (that the question
  * asks about too, when `queryStems` is given: "appointment"), not a day, a
- * month or the move itself, nor the name of a person in either ("Linnea's test moved" is no answer to when Linnea's
- * pharmacy closes).
+ * month or the move itself, nor the name of a person in either ("Linnea's
+ * test moved" is no answer to when Linnea's pharmacy closes).
  */
 function sharesThing(mover: MemoryUnit, lead: MemoryUnit, queryStems: ReadonlySet<string> | null): boolean {
   const people = new Set([...mover.context.participants, ...lead.context.participants].flatMap((p) => [...stemmedTerms(p)]));

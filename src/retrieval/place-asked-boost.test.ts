@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
 import { makeSession, makeUnit } from "../store/testing/make-unit.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
-import type { ContentCandidate } from "./content-recall.js";
+import { boostedScores } from "./testing/boosted-scores.js";
 import { boostPlacedUnits } from "./place-asked-boost.js";
 
 const session = makeSession({ participants: ["Aurelio", "Assistant"] });
@@ -13,15 +13,9 @@ const units: MemoryUnit[] = [
   makeUnit(session, 3, { id: "speaker", content: "I said to Aurelio that in I think we go in March, from Monday." }),
   { ...makeUnit(session, 4, { id: "anchored", content: "We stayed by the lake." }), context: { ...makeUnit(session, 4).context, location: "Lake Garda" } },
 ];
-const unitOf = (id: string) => units.find((u) => u.id === id);
 const asking = (asksFor: RecallFrame["asksFor"]): RecallFrame => ({ ...EMPTY_FRAME("Where did I go on my most recent freediving trip?"), asksFor });
 
-function boosted(frame: RecallFrame | null, bonus = 0.05) {
-  const candidates: ContentCandidate[] = units.map((u) => ({ unitId: u.id, score: 0.5 }));
-  const reasons = new Map<string, string[]>();
-  boostPlacedUnits(candidates, frame, unitOf, bonus, (id) => reasons.get(id) ?? (reasons.set(id, []), reasons.get(id)!));
-  return { scores: Object.fromEntries(candidates.map((c) => [c.unitId, c.score])), reasons };
-}
+const boosted = (frame: RecallFrame | null, bonus = 0.05) => boostedScores(boostPlacedUnits, units, frame, bonus);
 
 test("a question that asks where lifts the units that name a place, with the reason, and no other", () => {
   const { scores, reasons } = boosted(asking("place"));

@@ -33,6 +33,6 @@ export function boostPlacedUnits(
   bonus: number,
   reasons: (unitId: string) => string[],
 ): void {
-  if (frame?.asksFor !== "place" || !(bonus > 0)) return;
+  if (frame?.asksFor !== "place") return;
   liftUnits(candidates, unitOf, bonus, reasons, (unit) => (namesAPlace(unit) ? "names a place, as the query asks where" : null));
 }

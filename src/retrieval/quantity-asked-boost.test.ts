@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
 import { makeSession, makeUnit } from "../store/testing/make-unit.js";
-import type { ContentCandidate } from "./content-recall.js";
+import { boostedScores } from "./testing/boosted-scores.js";
 import { boostQuantifiedUnits } from "./quantity-asked-boost.js";
 
 const session = makeSession();
@@ -12,15 +12,9 @@ const units = [
   makeUnit(session, 3, { id: "money", content: "The filter cost me $45." }),
   makeUnit(session, 4, { id: "none", content: "One of my friends keeps fish too, no one else does." }),
 ];
-const unitOf = (id: string) => units.find((u) => u.id === id);
 const asking = (asksFor: RecallFrame["asksFor"]): RecallFrame => ({ ...EMPTY_FRAME("How many fish do I have?"), asksFor });
 
-function boosted(frame: RecallFrame | null, bonus = 0.025) {
-  const candidates: ContentCandidate[] = units.map((u) => ({ unitId: u.id, score: 0.5 }));
-  const reasons = new Map<string, string[]>();
-  boostQuantifiedUnits(candidates, frame, unitOf, bonus, (id) => reasons.get(id) ?? (reasons.set(id, []), reasons.get(id)!));
-  return { scores: Object.fromEntries(candidates.map((c) => [c.unitId, c.score])), reasons };
-}
+const boosted = (frame: RecallFrame | null, bonus = 0.025) => boostedScores(boostQuantifiedUnits, units, frame, bonus);
 
 test("a question that asks how many lifts the units that state a number (digits, words, an amount), with the reason", () => {
   const { scores, reasons } = boosted(asking("quantity"));

@@ -21,6 +21,6 @@ export function boostQuantifiedUnits(
   bonus: number,
   reasons: (unitId: string) => string[],
 ): void {
-  if (frame?.asksFor !== "quantity" || !(bonus > 0)) return;
+  if (frame?.asksFor !== "quantity") return;
   liftUnits(candidates, unitOf, bonus, reasons, (unit) => (STATES_A_NUMBER.test(unit.content) ? "states a number, as the query asks how much" : null));
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { EMPTY_FRAME, type RecallFrame } from "../model/recall-frame.js";
 import { makeSession, makeUnit } from "../store/testing/make-unit.js";
 import type { MemoryUnit } from "../model/memory-unit.js";
-import type { ContentCandidate } from "./content-recall.js";
+import { boostedScores } from "./testing/boosted-scores.js";
 import { boostTimedUnits } from "./time-asked-boost.js";
 
 const session = makeSession();
@@ -14,15 +14,9 @@ const units = [
   makeUnit(session, 3, { id: "words", content: "An hour and a half, door to door, a couple of weeks ago it was worse." }),
   makeUnit(session, 4, { id: "none", content: "The tram is always full." }),
 ];
-const unitOf = (id: string) => units.find((u) => u.id === id);
 const frameOf = (need: string, asksFor: RecallFrame["asksFor"] = "time"): RecallFrame => ({ ...EMPTY_FRAME(need), asksFor });
 
-function boosted(frame: RecallFrame | null, bonus = 0.05) {
-  const candidates: ContentCandidate[] = units.map((u) => ({ unitId: u.id, score: 0.5 }));
-  const reasons = new Map<string, string[]>();
-  boostTimedUnits(candidates, frame, unitOf, bonus, (id) => reasons.get(id) ?? (reasons.set(id, []), reasons.get(id)!));
-  return { scores: Object.fromEntries(candidates.map((c) => [c.unitId, c.score])), reasons };
-}
+const boosted = (frame: RecallFrame | null, bonus = 0.05) => boostedScores(boostTimedUnits, units, frame, bonus);
 
 test("a question that asks when lifts the units that carry a time, and only them", () => {
   const { scores, reasons } = boosted(frameOf("When did we move?"));

@@ -25,7 +25,7 @@ export function boostTimedUnits(
   bonus: number,
   reasons: (unitId: string) => string[],
 ): void {
-  if (frame?.asksFor !== "time" || !(bonus > 0)) return;
+  if (frame?.asksFor !== "time") return;
   const howLong = ASKS_HOW_LONG.test(frame.need);
   liftUnits(candidates, unitOf, bonus, reasons, (unit) =>
     unit.context.eventTime || unit.context.mentionedTimes.length
