@@ -63,6 +63,7 @@ export const VARIANTS: readonly BenchVariant[] = [
   signalOff("episode-context", "episodes as a context (a place, topic or person of the unit's topic segment meets the frame)", { episodeContext: false }),
   signalOff("addressee-rule", "the rule that a person the turn names only to address them is not what it is about", { addresseesNotSubjects: false }),
   signalOff("moved-time", "the rule that, for \"When is …?\", a memory telling that the time moved goes before the time first said", { movedTimeFirst: false }),
+  signalOff("content-best-kept", "the rule that the content ranking's two best keep the last places of the first ten", { contentBestKept: false }),
   signalOff("anchor-behind", "the rule that the memory of the event a time is counted before or after from goes behind the next context-valid candidate", { anchorBehind: false }),
   signalOff("occurrence-answer-first", "the rule that, inside the occurrence the frame picked, a question about it follows its answer", { occurrenceAnswerFirst: false }),
   {

@@ -205,6 +205,8 @@ export interface ReinstateSignals {
   anchorBehind: boolean;
   /** "When is …?" (a time still set): the latest memory telling that the time moved takes the place of the time first said (moved-time-first.ts). */
   movedTimeFirst: boolean;
+  /** The content ranking's two best keep the last places of the first ten, whatever the frame and the episodes did (content-best-kept.ts). */
+  contentBestKept: boolean;
 }
 
 export const DEFAULT_SIGNALS: ReinstateSignals = {
@@ -236,4 +238,5 @@ export const DEFAULT_SIGNALS: ReinstateSignals = {
   countedKinds: COUNTED_KINDS,
   anchorBehind: true,
   movedTimeFirst: true,
+  contentBestKept: true,
 };

@@ -24,6 +24,7 @@ import { sameKeyNewestFirst } from "./same-key-order.js";
 import { newestRivalFirst } from "./newest-rival-first.js";
 import { anchorBehindNextValid } from "./anchor-behind.js";
 import { movedTimeFirst } from "./moved-time-first.js";
+import { keepContentBest } from "./content-best-kept.js";
 import { checkArgs, checkFields } from "../model/check-args.js";
 
 export {
@@ -153,7 +154,11 @@ export interface ReinstateOptions {
  *                          its first three) takes the best one's place;
  *   a time still set     → "When is …?": a memory telling that the time
  *                          moved ("they moved my appointment to Wednesday
- *                          the 16th") takes the place of the time first said.
+ *                          the 16th") takes the place of the time first said;
+ *   content's two best   → keep the ninth and tenth places if every step
+ *                          above put them lower (not for an aggregating
+ *                          query, nor when a time, a chat role or one
+ *                          occurrence is grounded).
  *
  * Context-valid memories rank first; content-relevant ones are never thrown
  * away, because frame induction can be wrong.
@@ -161,7 +166,7 @@ export interface ReinstateOptions {
  * The steps' files: answer-aware.ts (with time-asked-boost.ts), episode-of.ts
  * and episode-support.ts, successor-lift.ts, state-answers.ts,
  * context-valid.ts (over context-match.ts), anchor-behind.ts, answers-before-questions.ts,
- * spread-over-episodes.ts, states-first.ts, same-key-order.ts, newest-rival-first.ts, moved-time-first.ts, validity-order.ts (with
+ * spread-over-episodes.ts, states-first.ts, same-key-order.ts, newest-rival-first.ts, moved-time-first.ts, content-best-kept.ts, validity-order.ts (with
  * valid-span.ts); speaks-for-a-service.ts is shared by two of them.
  */
 export function reinstate(
@@ -223,6 +228,9 @@ export function reinstate(
 
   // 9d. A time still set asked ("When is my appointment?"): the latest memory telling it moved goes before the time first said.
   if (signals.movedTimeFirst) ordered = movedTimeFirst(ordered, frame, unitOf, reasonsOf);
+
+  // 9e. Frame and episode can be wrong together: the content ranking's two best keep the last places of the first ten.
+  if (signals.contentBestKept) ordered = keepContentBest(ordered, contentRanking, frame, reasonsOf);
 
   // 10. History, not the answer: a statement not valid at the asked time follows what superseded it, or goes last.
   ordered = staleBehindSuccessors(ordered, frame, options, signals.successorLift, reasonsOf);
