@@ -32,6 +32,10 @@ describe("isSubjectAsked", () => {
     assert.ok(isSubjectAsked({ relation: "mum", of: "Tom", evidence: "" }, "tom's mother", "User", new Map()));
     assert.ok(!isSubjectAsked({ relation: "mum", of: "Tom", evidence: "" }, "ana's mother", "User", new Map()));
     assert.ok(!isSubjectAsked({ relation: "father", evidence: "" }, "User's grandpa", "User", new Map()));
+    // Kin in the family's own language: "Oma" is the grandmother, "Pappa" the father.
+    assert.ok(isSubjectAsked({ relation: "grandmother", evidence: "" }, "User's oma", "User", new Map()));
+    assert.ok(isSubjectAsked({ relation: "father", evidence: "" }, "User's pappa", "User", new Map()));
+    assert.ok(!isSubjectAsked({ relation: "grandmother", evidence: "" }, "User's opa", "User", new Map()));
   });
   it("the asker's own states are those a speaker states of themself; no subject asked matches any", () => {
     assert.ok(isSubjectAsked({ self: true, evidence: "I" }, "User", "User", aliases));

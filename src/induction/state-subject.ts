@@ -1,5 +1,5 @@
 import { resolveSubject } from "../anchoring/derive-validity.js";
-import { RELATION } from "../language/state-patterns.js";
+import { KIN_WORDS, RELATION } from "../language/state-patterns.js";
 
 /**
  * Whose state a question asks about: "where does my sister live?" → the
@@ -49,11 +49,9 @@ export function findStateSubject(query: string, knownPeople: readonly string[] =
   return named ? { name: named.name, evidence: named.evidence } : null;
 }
 
-/** One word per kin: "dad" and "father" are the same person's names. */
-const KIN: Record<string, string> = { dad: "father", daddy: "father", papa: "father", mum: "mother", mom: "mother", mummy: "mother", mommy: "mother", mama: "mother", grandad: "grandfather", granddad: "grandfather", grandpa: "grandfather", grandma: "grandmother", granny: "grandmother", nan: "grandmother", nana: "grandmother" };
-
+/** One word per kin: "dad" and "father", "Oma" and "grandmother" are the same person's names. */
 function sameKin(relation: string): (other: string) => boolean {
-  const canonical = (word: string) => KIN[word] ?? word;
+  const canonical = (word: string) => KIN_WORDS[word] ?? word;
   const wanted = canonical(relation.toLowerCase());
   return (other) => canonical(other) === wanted;
 }

@@ -11,7 +11,7 @@
  * the rules must not read "my sister is a nightmare" as a job.
  */
 import type { StateStatement } from "../model/memory-unit.js";
-import { DURATION, RELATION } from "./state-patterns.js";
+import { DURATION, KIN_WORDS, RELATION } from "./state-patterns.js";
 
 const RELATION_RE = new RegExp(`^${RELATION}$`, "i");
 
@@ -25,11 +25,11 @@ const ORG = "((?:the )?[A-Z][\\p{L}&'’.-]*(?: [A-Z&][\\p{L}&'’.-]*){0,4}|the
 /** Staying somewhere, not visiting: "still in", "been in", "settled in" ("is in Paris this weekend" is a visit). */
 const STAYING = "(?:(?:still|now|currently|been|living|based|settled) )+in";
 /** Kin a speaker calls by the word alone, capitalised as a name: "Dad", "Mum", "Grandma". */
-const BARE_KIN = /^(?:Dad|Mum|Mom|Mam|Grandma|Grandpa|Grandad|Granny|Nan|Nana)$/;
+const BARE_KIN = new RegExp(`^(?:${Object.keys(KIN_WORDS).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("|")})$`);
 /** A dwelling named by what it is ("flat", "houseshare"); after "new" it is a home one moved into ("her new flat in Leith"), a visit is none. */
 const DWELLING = "(?:flat|apartment|house|place|home|studio|cottage|bungalow|condo|houseshare|flatshare)";
-/** A home one moves into: "a flat in Nørrebro", "her new place in Leith". */
-const HOME = `(?:a |an |the |her |his |their |my )?(?:new |shared |small |tiny |little |big |nice )*(?:${DWELLING}|room|dorm)`;
+/** A home one moves into: "a flat in Nørrebro", "her new place in Leith", "De Lindehof, a care home in Haren". */
+const HOME = `(?:[A-Z][\\p{L}'’-]+(?: [A-Z][\\p{L}'’-]+){0,2}, )?(?:a |an |the |her |his |their |my )?(?:new |shared |small |tiny |little |big |nice |care |nursing |retirement )*(?:${DWELLING}|room|dorm)`;
 /** Who: "my (older) sister (Ana)", "Ana", "Ana's". Groups: relation, name after it, bare name. */
 const WHO = `(?:\\b[Mm]y ${RELATION}(?:,? ${NAME})?|\\b${NAME})`;
 const ADV = "(?:now |still |currently |finally |just |recently |officially |actually |also )*";
@@ -46,7 +46,8 @@ interface OthersRule {
 
 // Groups 1–3 are WHO's in every rule; the state's own groups follow.
 const RULES: OthersRule[] = [
-  { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
+  // "my grandmother lives on her own in Groningen"
+  { re: new RegExp(`${WHO} ${ADV}(?:lives|is living|has been living|has lived) (?:on (?:her|his|their) own |alone |by (?:herself|himself|themselves) )?in ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back )?to ${PLACE}`, "u"), read: (m) => ({ slot: "residence", value: m[4]! }) },
   // "I'm back from Cardiff! Greta finally moved there in July": there is the place the turn named before
   { re: new RegExp(`${WHO} ${ADV}(?:moved|relocated|has moved) (?:back |up |down |over |out )?there\\b`, "u"), read: () => ({ slot: "residence", value: THERE }) },
@@ -72,6 +73,8 @@ const RULES: OthersRule[] = [
   // "Chidi handed in his notice", "my sister quit her job": the work that held ends
   { re: new RegExp(`${WHO} ${ADV}(?:has |had )?(?:(?:handed|put|given|gave) in (?:his|her|their) notice|(?:quit|left|lost) (?:his|her|their) job)\\b`, "u"), read: () => ({ slot: "job", value: "", ends: true }) },
   { re: new RegExp(`${WHO} ${ADV}(?:retired|has retired|is retired)\\b`, "u"), read: () => ({ slot: "job", value: "retired" }) },
+  // "Yaw's loving the college job", "my sister is enjoying her new job": a job held now, named by what it is
+  { re: new RegExp(`${WHO}(?:'s| is) ${ADV}(?:loving|enjoying|liking|settling into|settled into) (?:the|his|her|their) (new|[a-z][a-z-]+) job\\b`, "u"), read: (m) => (m[4] === "old" ? null : { slot: "job", value: `${m[4]!} job` }) },
   // "Fergus is a proper paramedic now": a role said to hold now ("my sister is a nightmare" says no "now")
   { re: new RegExp(`${WHO}(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), read: (m) => (NOT_A_ROLE.test(m[4]!) ? null : { slot: "job", value: m[4]! }) },
   // "my parents have been staying with me for nine months": an open attribute of theirs, as extract-open-states.ts reads the speaker's
@@ -87,7 +90,8 @@ const RULES: OthersRule[] = [
  * are, told with a pronoun: "She's been in Leeds since uni", "she's still in
  * Leeds for now", "she moved up there" (there: the place the sentence named
  * before, "Elodie got the Glasgow job, she moved up there"), "she's been with
- * her boyfriend Anton", "he's a proper paramedic now". Only wordings of
+ * her boyfriend Anton", "he's a proper paramedic now", "she's a health
+ * visitor with the Northolt team". Only wordings of
  * staying ("still", "been … in", "living in", "based in") or of a move: "she's
  * in Paris" may be a weekend.
  */
@@ -101,6 +105,8 @@ const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegEx
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| has) (?:been )?(?:with|seeing|dating) (?:her|his|their) (?:boyfriend|girlfriend|partner|fianc[ée]e?|husband|wife) ${NAME}`, "u"), slot: "partner", value: (m) => m[1]! },
   // "He's a proper paramedic now"
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
+  // "She's a health visitor with the Northolt team now": a role at a named place, as "Chidi is an accountant at …"
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) ${ADV}(?:a|an) ([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|for|with) ${ORG}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
 ];
 
 /** Whether a capitalised run opens with a sentence word ("She", "Then") or a contraction of "I" ("I'm retired", "I've moved"). */
@@ -129,7 +135,7 @@ function lastPlace(text: string): string | null {
 function pronounPerson(before: string, speaker: string, turnPerson: () => string | null): string | null {
   // Followed by a verb, not a preposition: "Bit of both. … she's been with…" names no one.
   const subjects = [...before.matchAll(new RegExp(`(?<!\\b(?:the|a|an|in|to|at|from|of|for|near|by|on) )\\b${NAME}(?:['’]s)? (?!(?:of|in|on|at|to|for|from|by|as|than|the|a|an|or)\\b)[a-z]`, "gu"))]
-    .map((m) => namePart(m[1]!))
+    .map((m) => withoutOpeningWord(namePart(m[1]!)))
     .filter((n) => isOtherPersonName(n, speaker));
   return subjects.at(-1) ?? turnPerson();
 }
@@ -147,6 +153,11 @@ export function askedPerson(asked: string | undefined, speaker: string): string 
     .map((m) => (m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : namePart(m[2] ?? m[3]!)))
     .filter((n) => isOtherPersonName(n, speaker));
   return found.at(-1) ?? null;
+}
+
+/** "And Kasia", "Then Bronwen": a sentence's opening word before a name is no part of it. */
+function withoutOpeningWord(name: string): string {
+  return / /.test(name) && isSentenceWord(name) ? name.slice(name.indexOf(" ") + 1) : name;
 }
 
 /** A name without the possessive the name pattern takes in ("She's" → "She", "Ana's" → "Ana"). */
@@ -190,8 +201,7 @@ function clean(value: string): string {
 function subjectOf(m: RegExpExecArray, speaker: string): { subject: string; relation: string | null } | null {
   const relation = m[1] ? `${speaker}'s ${m[1].toLowerCase()}` : null;
   let name = m[2] ?? m[3];
-  // "And Kasia…", "Then Dad…": a sentence's opening word before a name is no part of it.
-  if (name && / /.test(name) && isSentenceWord(name)) name = name.slice(name.indexOf(" ") + 1);
+  if (name) name = withoutOpeningWord(name);
   // "Dad moved in with Chiara": a parent or grandparent called by kin alone is the speaker's.
   if (name && !m[1] && BARE_KIN.test(name)) return { subject: `${speaker}'s ${name.toLowerCase()}`, relation: null };
   if (name && isSentenceWord(name)) return relation && !m[3] ? { subject: relation, relation: null } : null;

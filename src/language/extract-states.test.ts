@@ -178,6 +178,13 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Big news: Fergus qualified! He's a proper paramedic now.", "Ruth"), ["Fergus | job = paramedic"]);
     assert.deepEqual(keys("Fergus is a qualified nurse now.", "Ruth"), ["Fergus | job = nurse"]);
     assert.deepEqual(keys("Tom is a nightmare now. Tom's a grandad now.", "Ruth"), []);
+    // A role at a named place told with he or she, of the name said before it — with "And" before the name, too.
+    assert.deepEqual(keys("And Bronwen qualified in March. She's a health visitor with the Northolt team now, day shifts.", "Wendell"), ["Bronwen | job = health visitor"]);
+    assert.deepEqual(keys("Tom came round. He's a regular at the Crown.", "Ruth"), []);
+    // A job held now, named by what it is; "the job" or "the old job" names none.
+    assert.deepEqual(keys("Morning. Yaw's loving the college job.", "Kofi"), ["Yaw | job = college job"]);
+    assert.deepEqual(keys("My sister is enjoying her new job.", "Kofi"), ["Kofi's sister | job = new job"]);
+    assert.deepEqual(keys("Tom's loving the job. Tom's loving the old job.", "Kofi"), []);
     // Shifts somewhere are work there; a partner said with "been with", and a couple who split up.
     assert.deepEqual(keys("My brother's still doing nights at the supermarket warehouse.", "Ruth"), ["Ruth's brother | employer = supermarket warehouse"]);
     assert.deepEqual(keys("My friend Josie came round. She's been with her boyfriend Anton for about two years.", "Imogen"), ["Josie | relation = imogen's friend", "Josie | partner = anton"]);
@@ -188,6 +195,10 @@ describe("extractStates", () => {
     assert.deepEqual(keys("Then Dad moved to Leeds.", "Ruth"), ["Ruth's dad | residence = leeds"]);
     assert.deepEqual(keys("Grandma moved in with my aunt in Cobh after the winter.", "Ruth"), ["Ruth's grandma | residence = cobh"]);
     assert.deepEqual(keys("Fergus passed his exams and has moved into a shared flat in Leith.", "Ruth"), ["Fergus | residence = leith"]);
+    // Kin called in the family's own language; a home named before what it is; living "on her own" somewhere.
+    assert.deepEqual(keys("A lot has changed. Oma moved into De Lindehof, a care home in Haren, just before Christmas.", "Ilse"), ["Ilse's oma | residence = haren"]);
+    assert.deepEqual(keys("Pappa is retired now.", "Dagny"), ["Dagny's pappa | job = retired"]);
+    assert.deepEqual(keys("My grandmother lives on her own in Groningen.", "Ilse"), ["Ilse's grandmother | residence = groningen"]);
     // A sentence's opening word is no part of the name after it.
     assert.deepEqual(keys("And Josie is dating Anton.", "Imogen"), ["Josie | partner = anton"]);
     // Kin with "my" was read before; a capitalised kin word that only starts a greeting is nobody.

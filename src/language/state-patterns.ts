@@ -17,5 +17,18 @@ export const DURATION = `(?:(?:the )?(?:past|last|first) )?(?:about |around |ove
 export const RELATION =
   "(?:older |younger |little |big |baby |best |eldest |oldest |youngest |twin |step)?(sister|brother|mom|mum|mother|dad|father|parents|son|daughter|wife|husband|partner|boyfriend|girlfriend|friend|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|manager|roommate|flatmate|neighbou?r|colleague|coworker|co-worker|fianc[ée]e?|kids|children|in-laws)";
 
+/**
+ * Kin a speaker calls by the word alone, in English or in the family's own
+ * language ("Oma moved into a care home", "Pappa is retiring in December"),
+ * and the relation each names: "my grandmother" asks of whom the statements
+ * call "Oma" or "Nan".
+ */
+export const KIN_WORDS: Readonly<Record<string, string>> = {
+  dad: "father", daddy: "father", papa: "father", pappa: "father",
+  mum: "mother", mom: "mother", mam: "mother", mummy: "mother", mommy: "mother", mama: "mother", mamma: "mother",
+  grandad: "grandfather", granddad: "grandfather", grandpa: "grandfather", opa: "grandfather", nonno: "grandfather", abuelo: "grandfather", dziadek: "grandfather", morfar: "grandfather", farfar: "grandfather",
+  grandma: "grandmother", granny: "grandmother", gran: "grandmother", nan: "grandmother", nana: "grandmother", oma: "grandmother", nonna: "grandmother", abuela: "grandmother", babcia: "grandmother", mormor: "grandmother", farmor: "grandmother",
+};
+
 /** A counted thing, one group: a plural, regular or not ("beehives", "grandchildren", "people"). */
 export const PLURAL = "([a-z]+s|[a-z]*children|[a-z]*people|[a-z]*men|geese|mice|sheep|fish|deer|teeth|feet)";
