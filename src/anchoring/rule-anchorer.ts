@@ -14,7 +14,7 @@ import { unitId } from "./unit-id.js";
 import { checkFields } from "../model/check-args.js";
 import { askedBefore, cueFor, dedupe, DEFAULT_CUE_WORDS, orderedParticipants } from "./unit-context.js";
 
-export const RULE_ANCHORER_ID = "rule-anchorer@28";
+export const RULE_ANCHORER_ID = "rule-anchorer@29";
 
 /** Vague expressions ("recently", "the other day") ground to wide windows; below this they neither restate nor date the unit. */
 const MIN_TIME_CONFIDENCE = 0.5;

@@ -199,6 +199,9 @@ describe("extractStates", () => {
     assert.deepEqual(keys("A lot has changed. Oma moved into De Lindehof, a care home in Haren, just before Christmas.", "Ilse"), ["Ilse's oma | residence = haren"]);
     assert.deepEqual(keys("Pappa is retired now.", "Dagny"), ["Dagny's pappa | job = retired"]);
     assert.deepEqual(keys("My grandmother lives on her own in Groningen.", "Ilse"), ["Ilse's grandmother | residence = groningen"]);
+    // A lease is the speaker's home only when it is theirs: "his lease", "Dev's lease" are someone else's.
+    assert.deepEqual(keys("We renewed our lease in Porto.", "Ravi"), ["Ravi | residence = porto"]);
+    assert.deepEqual(keys("Dev says hi. He's just renewed his lease in Toronto. Dev's lease in Toronto runs out.", "Ravi"), []);
     // A sentence's opening word is no part of the name after it.
     assert.deepEqual(keys("And Josie is dating Anton.", "Imogen"), ["Josie | partner = anton"]);
     // Kin with "my" was read before; a capitalised kin word that only starts a greeting is nobody.

@@ -72,7 +72,8 @@ const RULES: Rule[] = [
   { re: new RegExp(`\\b(?:years|months|winters|summers) living in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   // The speaker's ("I'm so settled in Berlin", "we've finally settled in Leeds", "Settled in Porto now"), not "Arjun's settled in Bristol".
   { re: new RegExp(`(?:\\b(?:I|[Ww]e)(?:['’]m|['’]re| am| are|['’]ve| have)?|^|[.!?] ) ?(?:(?:now|finally|all|so|pretty|really|nicely|well|got|been|getting|fully|quite) )*[Ss]ettled in ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
-  { re: new RegExp(`\\blease\\b[^.!?]*?\\bin ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
+  // The speaker's lease ("the lease in Leith is signed", "renewed our lease in Porto"), not "he's renewed his lease in Toronto".
+  { re: new RegExp(`(?<!\\b(?:his|her|their|[\\p{Lu}][\\p{L}'’-]+['’]s) )\\blease\\b[^.!?]*?\\bin ${PLACE}`, "u"), read: (m) => set("residence", m[1]) },
   { re: /\b(?:I|[Ww]e)(?:'ve| have)? (?:just |recently |finally )?(?:moved|relocated) here\b|\b(?:I|[Ww]e)(?:'ve| have) been living here\b/u, read: () => set("residence", "@here") },
   // A home named by what it is and where, in lower case, moved into: "we're out of the bakery flat and into a place by the canal", "I moved into a bigger flat near the river" (not "I walked into a place near the station")
   { re: new RegExp(`\\b(?:I|[Ww]e)\\b[^.!?]{0,40}?\\b(?:moved |moving |and )into (?:a|an|the|our|my) (?:new |bigger |smaller |little |tiny |lovely )?(${DWELLING}(?: (?:by|near|on|above|off|next to|overlooking|opposite) (?:the |a )?[a-z][a-z'’ -]{2,30}?)?)(?=[.,!?;]|$|\\s(?:and|but|so|with|which|now|where)\\b)`, "u"), read: (m) => set("residence", m[1]) },

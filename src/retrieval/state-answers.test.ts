@@ -57,4 +57,14 @@ describe("stateAnswers", () => {
     assert.deepEqual(answers(partner, { stateSlot: { slots: ["partner"], evidence: "partner" }, currentState: { evidence: "now" }, stateSubject: { relation: "partner", evidence: "my partner" } }), ["tom"]);
     assert.deepEqual(answers(units, now), ["own"]);
   });
+
+  it("the person a question names as the owner of whom it asks ('Tom's sister', 'Tom's friend Aoife') does not answer for them", () => {
+    const units = [unit("own", "2023-01-10", [{ value: "radiographer" }])];
+    const aboutTom: Partial<RecallFrame> = { stateSlot: jobs, currentState: { evidence: "now" }, participants: { names: ["Tom"], evidence: "Tom's", confidence: 0.9, note: "" } };
+    assert.deepEqual(answers(units, { ...aboutTom, stateSubject: { relation: "sister", of: "Tom", evidence: "Tom's sister" } }), []);
+    assert.deepEqual(answers(units, { ...aboutTom, stateSubject: { name: "Aoife", evidence: "Tom's friend Aoife" } }), []);
+    // The frame's person is the one asked, by a fuller name: their statements answer.
+    const aboutTomBaker: Partial<RecallFrame> = { ...aboutTom, participants: { names: ["Tom Baker"], evidence: "Tom Baker", confidence: 0.9, note: "" } };
+    assert.deepEqual(answers(units, { ...aboutTomBaker, stateSubject: { name: "Tom Baker", evidence: "Tom Baker" } }), ["own"]);
+  });
 });

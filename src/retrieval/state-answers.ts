@@ -55,7 +55,11 @@ export function stateAnswers(
   // statement of his job is not answered by the user's own. Not when the relation is the slot's value ("Who is my
   // partner?" asks the asker's partner slot), nor for the asker, whose statements may be keyed by another name.
   const another = Boolean(asked?.name) || (Boolean(asked?.relation) && !(slot.slots.includes("partner") && PARTNER_KIN.test(asked!.relation!)));
-  if (another && !bySubject && people.length === 0) return [];
+  // The frame's people stand in for the subject only when they are that person ("Ana" asked, "Ana Silva" stated); the
+  // owner of a relation or a possessive ("Siobhan's friend Aoife", "Ezra's sister") is someone else.
+  const askedFirst = asked?.name?.toLowerCase().split(/\s+/)[0];
+  const askedAmongPeople = askedFirst !== undefined && firstNames.includes(askedFirst);
+  if (another && !bySubject && !askedAmongPeople) return [];
   const pairCounts = bySubject ? pairAsked : table.pairs.map((p) => about(p.subject));
   // A unit counts when one of its value statements is of a counted pair.
   const counts = new Uint8Array(units.length);
