@@ -10,6 +10,8 @@ test("occurrence cues: an ordinal in front of the event it counts", () => {
   assert.deepEqual(findOccurrenceCue("How did Mei place the last time she swam at Sentosa?"), { position: "ordinal", ordinal: -1, event: "she swam at Sentosa", evidence: "the last time she swam at Sentosa" });
   // The words that end the event phrase are the rest of the question.
   assert.equal(findOccurrenceCue("What is Joanna's third screenplay about?")?.event, "screenplay");
+  // A half marathon is a race, not the half of a year.
+  assert.deepEqual(findOccurrenceCue("What was my time in my second half marathon?"), { position: "ordinal", ordinal: 2, event: "half marathon", evidence: "my second half marathon" });
   assert.equal(findOccurrenceCue("What happened to Clara at the first concert she mentioned?")?.event, "concert");
 });
 
@@ -49,6 +51,8 @@ test("occurrence cues: no cue where the ordinal orders no event", () => {
     "How long has Nate had his first two turtles?",
     "How many months lapsed between Sam's first and second doctor's appointment?",
     "What did John prepare for the first time in the cooking class?",
+    "What did I read in the second half of 2023?",
+    "Where did we go in the first half term?",
   ])
     assert.equal(findOccurrenceCue(q), null, q);
 });

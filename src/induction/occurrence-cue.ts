@@ -67,8 +67,9 @@ const UPCOMING = /\b(?:the|her|his|their|my|your|our|\p{Lu}\p{Ll}+['’]s)\s+(?:
 // "did Ingrid go to Iceland again", "when did she visit her grandmother again"
 const AGAIN = /\b(?:(?:did|has|had)\s+(?:\p{Lu}\p{Ll}+|she|he|they|i|you|we)\s+(?:go|visit|travel|run|swim|see|meet|fly|take|return|come|gone|visited|travelled|traveled|run|swum|seen|met|flown|taken|returned|come)|(?:she|he|they|i|you|we|\p{Lu}\p{Ll}+)\s+(?:went|visited|travelled|traveled|ran|swam|saw|met|flew|took|returned|came))\b((?:\s+(?!again\b)[\p{L}\p{N}'’-]+){0,5}?)\s+again\b/iu;
 
-// A span of time ("the first weekend of August", "the last two months") is a time condition's business.
-const TIME_SPAN = /^(?:\p{N}+|two|three|four|five|six|few|couple|half|year|month|week|weekend|day|night|hour|season|quarter|spring|summer|autumn|fall|winter|decade|century)s?\b/iu;
+// A span of time ("the first weekend of August", "the last two months", "the second half of 2023") is a time
+// condition's business; a half marathon is a race.
+const TIME_SPAN = /^(?:\p{N}+|two|three|four|five|six|few|couple|half(?![\s-]+(?:marathon|ironman|iron man)s?\b)|year|month|week|weekend|day|night|hour|season|quarter|spring|summer|autumn|fall|winter|decade|century)s?\b/iu;
 // "our previous conversation" points at a chat, not at one of several events.
 const CHAT = /^(?:conversation|chat|session|discussion|message|question|answer|reply)s?\b/i;
 // Words that end the event phrase: the rest of the question, not the event.
