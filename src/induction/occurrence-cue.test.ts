@@ -10,6 +10,9 @@ test("occurrence cues: an ordinal in front of the event it counts", () => {
   assert.deepEqual(findOccurrenceCue("How did Mei place the last time she swam at Sentosa?"), { position: "ordinal", ordinal: -1, event: "she swam at Sentosa", evidence: "the last time she swam at Sentosa" });
   // The words that end the event phrase are the rest of the question.
   assert.equal(findOccurrenceCue("What is Joanna's third screenplay about?")?.event, "screenplay");
+  // "Very" before the ordinal orders the same event.
+  assert.deepEqual(findOccurrenceCue("Where did I sell spoons at my very first market?"), { position: "ordinal", ordinal: 1, event: "market", evidence: "my very first market" });
+  assert.equal(findOccurrenceCue("What did she say the very last time she called?")?.ordinal, -1);
   // A half marathon is a race, not the half of a year.
   assert.deepEqual(findOccurrenceCue("What was my time in my second half marathon?"), { position: "ordinal", ordinal: 2, event: "half marathon", evidence: "my second half marathon" });
   assert.equal(findOccurrenceCue("What happened to Clara at the first concert she mentioned?")?.event, "concert");

@@ -43,10 +43,10 @@ const ORDINAL_WORDS: Record<string, number> = {
 };
 
 const ORDINAL = "first|second|third|fourth|fifth|last|latest|most recent|previous";
-// "her first trip to Japan", "the most recent race", "his second job interview"
-const BEFORE_EVENT = new RegExp(`\\b(after\\s+)?(?:the|her|his|their|my|your|our|its|\\p{Lu}\\p{Ll}+['’]s)\\s+(${ORDINAL})\\s+(?!time\\b|one\\b|of\\b)([\\p{L}\\p{N}-]+(?:\\s+(?!and\\b|or\\b|when\\b|before\\b|after\\b|with\\b|since\\b|did\\b|was\\b|were\\b|is\\b)[\\p{L}\\p{N}'’-]+){0,5})`, "iu");
+// "her first trip to Japan", "the most recent race", "his second job interview", "my very first market"
+const BEFORE_EVENT = new RegExp(`\\b(after\\s+)?(?:the|her|his|their|my|your|our|its|\\p{Lu}\\p{Ll}+['’]s)\\s+(?:very\\s+)?(${ORDINAL})\\s+(?!time\\b|one\\b|of\\b)([\\p{L}\\p{N}-]+(?:\\s+(?!and\\b|or\\b|when\\b|before\\b|after\\b|with\\b|since\\b|did\\b|was\\b|were\\b|is\\b)[\\p{L}\\p{N}'’-]+){0,5})`, "iu");
 // "the last time she swam at Sentosa", "the first time he met Sam"
-const TIME_CLAUSE = new RegExp(`\\b(after\\s+)?the\\s+(${ORDINAL})\\s+time\\s+(?:that\\s+)?([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})`, "iu");
+const TIME_CLAUSE = new RegExp(`\\b(after\\s+)?the\\s+(?:very\\s+)?(${ORDINAL})\\s+time\\s+(?:that\\s+)?([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})`, "iu");
 // "the time before" the last one
 const TIME_BEFORE = /\bthe time before\b(?!\s+(?:the|her|his|their|my|your|our|she|he|they|i|you|we)\b)/i;
 // "the time before Snowdonia": the one before the occurrence a name places
