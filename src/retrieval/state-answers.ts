@@ -9,7 +9,8 @@ import { slotStatements, type SlotStatements } from "./slot-statements.js";
  * The units that state the slot a question asks about (frame.stateSlot), of
  * the person it asks about (frame.stateSubject: "my sister" resolved through
  * the namespace's relations, when some statement is that person's; else the
- * people the frame names, else any speaker), valid at the asked
+ * people the frame names when they are that person, never the owner in
+ * "Ezra's sister"; else, asked of no one else, any speaker), valid at the asked
  * time — now (not superseded) for a current-state question, overlapping the
  * window for a past one — newest first.
  *
