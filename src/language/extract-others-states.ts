@@ -36,6 +36,9 @@ const ADV = "(?:now |still |currently |finally |just |recently |officially |actu
 /** What "X is a … now" says that is no work: family, age, habits, judgements ("Tom's a grandad now", "a nightmare now"). */
 const NOT_A_ROLE = /^(?:nightmare|mess|wreck|pain|joy|fan|father|mother|dad|mum|mom|parent|grandad|grandpa|grandma|granny|grandmother|grandfather|uncle|aunt|auntie|husband|wife|adult|teenager|toddler|baby|vegetarian|vegan|pescatarian|regular|member|local|convert|expert|pro|bit|lot|little|different person|new person|changed man|changed woman)\b/;
 
+/** A role at a named place, two groups (the role, the place): "an accountant at Harcourt & Lyle", "a health visitor with the Northolt team". */
+const ROLE_AT = `(?:a|an) ([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|for|with) ${ORG}`;
+
 /** A role said to hold now, one group: "(proper |qualified )paramedic now". */
 const JOB_NOW = "(?:proper |qualified |fully qualified |trained |certified |licensed |registered |full-time |part-time )?([a-z][a-z-]+(?: [a-z][a-z-]+)?) now\\b";
 
@@ -43,6 +46,9 @@ interface OthersRule {
   re: RegExp;
   read: (m: RegExpExecArray, at: number) => { slot: string; value: string; ends?: boolean; open?: boolean } | null;
 }
+
+/** A value that stands for the place named before the match ("moved there"), resolved with the turn's words before it. */
+const THERE = "@there";
 
 // Groups 1–3 are WHO's in every rule; the state's own groups follow.
 const RULES: OthersRule[] = [
@@ -69,7 +75,7 @@ const RULES: OthersRule[] = [
   { re: new RegExp(`${WHO} ${ADV}(?:got|started|landed|took) (?:a |the )?(?:new )?job (?:at|with) ${ORG}`, "u"), read: (m) => ({ slot: "employer", value: m[4]! }) },
   { re: new RegExp(`${WHO} ${ADV}(?:works|is working) as (?:a |an )?([a-z][a-z-]+(?: [a-z][a-z-]+)?)\\b`, "u"), read: (m) => ({ slot: "job", value: m[4]! }) },
   // "my brother Chidi is an accountant at Harcourt & Lyle": a role at a named place is work ("my sister is a nightmare" names none)
-  { re: new RegExp(`${WHO}(?:'s| is) ${ADV}(?:a|an) ([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|for|with) ${ORG}`, "u"), read: (m) => (NOT_A_ROLE.test(m[4]!) ? null : { slot: "job", value: m[4]! }) },
+  { re: new RegExp(`${WHO}(?:'s| is) ${ADV}${ROLE_AT}`, "u"), read: (m) => (NOT_A_ROLE.test(m[4]!) ? null : { slot: "job", value: m[4]! }) },
   // "Chidi handed in his notice", "my sister quit her job": the work that held ends
   { re: new RegExp(`${WHO} ${ADV}(?:has |had )?(?:(?:handed|put|given|gave) in (?:his|her|their) notice|(?:quit|left|lost) (?:his|her|their) job)\\b`, "u"), read: () => ({ slot: "job", value: "", ends: true }) },
   { re: new RegExp(`${WHO} ${ADV}(?:retired|has retired|is retired)\\b`, "u"), read: () => ({ slot: "job", value: "retired" }) },
@@ -106,7 +112,7 @@ const PRONOUN_STATES: ReadonlyArray<{ re: RegExp; slot: string; value: (m: RegEx
   // "He's a proper paramedic now"
   { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) (?:now |finally |officially )?(?:a|an) ${JOB_NOW}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
   // "She's a health visitor with the Northolt team now": a role at a named place, as "Chidi is an accountant at …"
-  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) ${ADV}(?:a|an) ([a-z][a-z-]+(?: [a-z][a-z-]+)?) (?:at|for|with) ${ORG}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
+  { re: new RegExp(`\\b(?:[Ss]he|[Hh]e)(?:'s| is) ${ADV}${ROLE_AT}`, "u"), slot: "job", value: (m) => (NOT_A_ROLE.test(m[1]!) ? null : m[1]!) },
 ];
 
 /** Whether a capitalised run opens with a sentence word ("She", "Then") or a contraction of "I" ("I'm retired", "I've moved"). */
@@ -211,9 +217,6 @@ function subjectOf(m: RegExpExecArray, speaker: string): { subject: string; rela
 }
 
 /** Other people's states in one sentence of `speaker` (a plan or question already ruled out by the caller). */
-/** A value that stands for the place named before the match ("moved there"), resolved with the turn's words before it. */
-const THERE = "@there";
-
 export function extractOthersStates(sentence: string, speaker: string, before = ""): StateStatement[] {
   const out: StateStatement[] = [];
   for (const rule of RULES) {
